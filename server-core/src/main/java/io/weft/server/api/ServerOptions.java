@@ -1,0 +1,280 @@
+package io.weft.server.api;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Every tunable of a Weft server, with its default, in one place. Values are validated when the options are built;
+ * nonsense (a negative timeout, a queue of zero) is rejected with {@link IllegalArgumentException} at start-up rather
+ * than misbehaving later.
+ *
+ * <p>Build with {@link #builder()}; {@link #defaults()} are the values the official Bayeux clients expect. Durations
+ * are in milliseconds.
+ *
+ * @param timeout how long a {@code /meta/connect} is held when nothing is queued (default 20000). Advised to clients.
+ * @param interval how long a client should wait after a {@code /meta/connect} reply before the next one (default 0).
+ *     Advised to clients.
+ * @param maxInterval how long a session lives after a {@code /meta/connect} reply without the next
+ *     {@code /meta/connect} arriving, on top of {@code interval} (default 10000). Advised to clients.
+ * @param maxQueue how many messages a session may have queued (default 10000).
+ * @param queueOverflow what happens when a message arrives for a session whose queue is full (default
+ *     {@link OverflowPolicy#DROP_OLDEST}).
+ * @param maxMessageSize the largest request body (long-polling) or text frame (websocket) accepted, in bytes (default
+ *     65536). Larger input is refused without being read whole.
+ * @param maxMessagesPerFrame the most messages written in one WebSocket frame (default 100); what remains goes in the
+ *     next frame.
+ * @param sweepPeriod how often unused channels are looked for and removed (default 1000).
+ * @param broadcastToPublisher whether a client subscribed to a channel receives its own publishes there (default true).
+ * @param metaConnectDeliveryOnly whether messages reach a client only with {@code /meta/connect} replies, on every
+ *     transport (default false: WebSocket pushes them as they come).
+ * @param multiSessionInterval the {@code interval} advised to a browser that already has a held long-poll, with
+ *     {@code multiple-clients: true} (default 2000).
+ * @param maxSessionsPerBrowser how many {@code /meta/connect} requests one browser may have held at once over HTTP
+ *     (default 1).
+ * @param browserCookie the cookie that identifies a browser (default {@code BAYEUX_BROWSER}, path {@code /}, not
+ *     Secure, SameSite Lax; always HttpOnly).
+ * @param trustClientId accept a clientId without the cookie of the browser that created it (default false). Only for
+ *     clients whose cookies are blocked: a clientId then becomes a bearer token.
+ * @param allowedOrigins origins allowed to make cross-origin HTTP requests (CORS); {@code *} allows any; empty, the
+ *     default, allows only same-origin requests.
+ * @param webSocketDeflate whether the permessage-deflate WebSocket extension may be negotiated (default true).
+ * @param requireHandshakePerConnection whether a new WebSocket must handshake rather than resume a session by clientId
+ *     (default false).
+ */
+public record ServerOptions(
+        long timeout,
+        long interval,
+        long maxInterval,
+        int maxQueue,
+        OverflowPolicy queueOverflow,
+        int maxMessageSize,
+        int maxMessagesPerFrame,
+        long sweepPeriod,
+        boolean broadcastToPublisher,
+        boolean metaConnectDeliveryOnly,
+        long multiSessionInterval,
+        int maxSessionsPerBrowser,
+        BrowserCookie browserCookie,
+        boolean trustClientId,
+        List<String> allowedOrigins,
+        boolean webSocketDeflate,
+        boolean requireHandshakePerConnection) {
+
+    /** What happens to a message that arrives for a session whose queue is full. */
+    public enum OverflowPolicy {
+        /** Drop the oldest queued message to make room, and count it. */
+        DROP_OLDEST,
+        /** Disconnect the session (a slow consumer), telling the client why. */
+        DISCONNECT
+    }
+
+    /**
+     * The browser cookie. Always HttpOnly.
+     *
+     * @param name cookie name (default {@code BAYEUX_BROWSER})
+     * @param path cookie path (default {@code /})
+     * @param secure whether the cookie is sent over HTTPS only (default false)
+     * @param sameSite {@code Strict}, {@code Lax} (default) or {@code None} (which browsers accept only with secure)
+     */
+    public record BrowserCookie(String name, String path, boolean secure, String sameSite) {
+        public static final BrowserCookie DEFAULT = new BrowserCookie("BAYEUX_BROWSER", "/", false, "Lax");
+
+        public BrowserCookie {
+            if (name == null || name.isEmpty() || !name.chars().allMatch(BrowserCookie::isTokenChar)) {
+                throw new IllegalArgumentException("browserCookie.name must be a non-empty cookie token: " + name);
+            }
+            if (path == null || !path.startsWith("/")) {
+                throw new IllegalArgumentException("browserCookie.path must start with '/': " + path);
+            }
+            if (!List.of("Strict", "Lax", "None").contains(sameSite)) {
+                throw new IllegalArgumentException("browserCookie.sameSite must be Strict, Lax or None: " + sameSite);
+            }
+        }
+
+        private static boolean isTokenChar(int c) {
+            return c > 32 && c < 127 && "()<>@,;:\\\"/[]?={}".indexOf(c) < 0;
+        }
+    }
+
+    public ServerOptions {
+        requireAtLeast("timeout", timeout, 0);
+        requireAtLeast("interval", interval, 0);
+        requireAtLeast("maxInterval", maxInterval, 1);
+        requireAtLeast("maxQueue", maxQueue, 1);
+        Objects.requireNonNull(queueOverflow, "queueOverflow");
+        requireAtLeast("maxMessageSize", maxMessageSize, 1024);
+        requireAtLeast("maxMessagesPerFrame", maxMessagesPerFrame, 1);
+        requireAtLeast("sweepPeriod", sweepPeriod, 1);
+        requireAtLeast("multiSessionInterval", multiSessionInterval, 0);
+        requireAtLeast("maxSessionsPerBrowser", maxSessionsPerBrowser, 1);
+        Objects.requireNonNull(browserCookie, "browserCookie");
+        allowedOrigins = List.copyOf(Objects.requireNonNull(allowedOrigins, "allowedOrigins"));
+        for (String origin : allowedOrigins) {
+            if (!origin.equals("*") && !origin.matches("[a-zA-Z][a-zA-Z0-9+.-]*://[^/\\s]+")) {
+                throw new IllegalArgumentException("allowedOrigins: not an origin (scheme://host[:port]) or '*': " + origin);
+            }
+        }
+    }
+
+    private static void requireAtLeast(String name, long value, long min) {
+        if (value < min) {
+            throw new IllegalArgumentException(name + " must be at least " + min + ", was " + value);
+        }
+    }
+
+    /** The defaults, as documented on each field. */
+    public static ServerOptions defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from these options. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Whether {@code origin} (an {@code Origin} header value) may make cross-origin requests. */
+    public boolean isOriginAllowed(String origin) {
+        return origin != null && (allowedOrigins.contains("*") || allowedOrigins.contains(origin));
+    }
+
+    /** Builds {@link ServerOptions}; every setter's default is documented on the record component. */
+    public static final class Builder {
+        private long timeout = 20_000;
+        private long interval = 0;
+        private long maxInterval = 10_000;
+        private int maxQueue = 10_000;
+        private OverflowPolicy queueOverflow = OverflowPolicy.DROP_OLDEST;
+        private int maxMessageSize = 65_536;
+        private int maxMessagesPerFrame = 100;
+        private long sweepPeriod = 1_000;
+        private boolean broadcastToPublisher = true;
+        private boolean metaConnectDeliveryOnly = false;
+        private long multiSessionInterval = 2_000;
+        private int maxSessionsPerBrowser = 1;
+        private BrowserCookie browserCookie = BrowserCookie.DEFAULT;
+        private boolean trustClientId = false;
+        private List<String> allowedOrigins = List.of();
+        private boolean webSocketDeflate = true;
+        private boolean requireHandshakePerConnection = false;
+
+        private Builder() {
+        }
+
+        private Builder(ServerOptions o) {
+            timeout = o.timeout;
+            interval = o.interval;
+            maxInterval = o.maxInterval;
+            maxQueue = o.maxQueue;
+            queueOverflow = o.queueOverflow;
+            maxMessageSize = o.maxMessageSize;
+            maxMessagesPerFrame = o.maxMessagesPerFrame;
+            sweepPeriod = o.sweepPeriod;
+            broadcastToPublisher = o.broadcastToPublisher;
+            metaConnectDeliveryOnly = o.metaConnectDeliveryOnly;
+            multiSessionInterval = o.multiSessionInterval;
+            maxSessionsPerBrowser = o.maxSessionsPerBrowser;
+            browserCookie = o.browserCookie;
+            trustClientId = o.trustClientId;
+            allowedOrigins = o.allowedOrigins;
+            webSocketDeflate = o.webSocketDeflate;
+            requireHandshakePerConnection = o.requireHandshakePerConnection;
+        }
+
+        public Builder timeout(long millis) {
+            this.timeout = millis;
+            return this;
+        }
+
+        public Builder interval(long millis) {
+            this.interval = millis;
+            return this;
+        }
+
+        public Builder maxInterval(long millis) {
+            this.maxInterval = millis;
+            return this;
+        }
+
+        public Builder maxQueue(int messages) {
+            this.maxQueue = messages;
+            return this;
+        }
+
+        public Builder queueOverflow(OverflowPolicy policy) {
+            this.queueOverflow = policy;
+            return this;
+        }
+
+        public Builder maxMessageSize(int bytes) {
+            this.maxMessageSize = bytes;
+            return this;
+        }
+
+        public Builder maxMessagesPerFrame(int messages) {
+            this.maxMessagesPerFrame = messages;
+            return this;
+        }
+
+        public Builder sweepPeriod(long millis) {
+            this.sweepPeriod = millis;
+            return this;
+        }
+
+        public Builder broadcastToPublisher(boolean broadcast) {
+            this.broadcastToPublisher = broadcast;
+            return this;
+        }
+
+        public Builder metaConnectDeliveryOnly(boolean deliveryOnly) {
+            this.metaConnectDeliveryOnly = deliveryOnly;
+            return this;
+        }
+
+        public Builder multiSessionInterval(long millis) {
+            this.multiSessionInterval = millis;
+            return this;
+        }
+
+        public Builder maxSessionsPerBrowser(int sessions) {
+            this.maxSessionsPerBrowser = sessions;
+            return this;
+        }
+
+        public Builder browserCookie(BrowserCookie cookie) {
+            this.browserCookie = cookie;
+            return this;
+        }
+
+        public Builder trustClientId(boolean trust) {
+            this.trustClientId = trust;
+            return this;
+        }
+
+        public Builder allowedOrigins(List<String> origins) {
+            this.allowedOrigins = origins;
+            return this;
+        }
+
+        public Builder webSocketDeflate(boolean deflate) {
+            this.webSocketDeflate = deflate;
+            return this;
+        }
+
+        public Builder requireHandshakePerConnection(boolean require) {
+            this.requireHandshakePerConnection = require;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the first option that is out of range */
+        public ServerOptions build() {
+            return new ServerOptions(timeout, interval, maxInterval, maxQueue, queueOverflow, maxMessageSize,
+                    maxMessagesPerFrame, sweepPeriod, broadcastToPublisher, metaConnectDeliveryOnly,
+                    multiSessionInterval, maxSessionsPerBrowser, browserCookie, trustClientId, allowedOrigins,
+                    webSocketDeflate, requireHandshakePerConnection);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.weft.server.internal.delivery;
+
+import io.weft.server.internal.session.SessionImpl;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+
+/**
+ * Sessions that were given messages and whose transports have not been woken yet. A batch of publishes collects its
+ * sessions here and wakes each once at the end, so ten messages published in one request leave in one response or
+ * frame per subscriber, not ten. Not thread-safe: one belongs to one batch.
+ */
+public final class Wakes {
+    private Set<SessionImpl> sessions;
+
+    public void add(SessionImpl session) {
+        if (sessions == null) {
+            sessions = Collections.newSetFromMap(new IdentityHashMap<>());
+        }
+        sessions.add(session);
+    }
+
+    /** Wakes every collected session once, and forgets them. */
+    public void wakeAll() {
+        Set<SessionImpl> toWake = sessions;
+        sessions = null;
+        if (toWake != null) {
+            for (SessionImpl session : toWake) {
+                session.wake();
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package io.weft.server.internal.protocol;
+
+import io.weft.server.api.Promise;
+import io.weft.server.internal.codec.MessageImpl;
+import io.weft.server.internal.session.EndReason;
+import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.internal.session.SessionRegistry;
+
+/** {@code /meta/disconnect}: the session ends; a {@code /meta/connect} it had held is answered with reconnect none. */
+final class DisconnectHandler implements MetaHandler {
+    private final SessionRegistry sessions;
+
+    DisconnectHandler(SessionRegistry sessions) {
+        this.sessions = sessions;
+    }
+
+    @Override
+    public void handle(BatchRun run, MessageImpl request, SessionImpl session, Promise<Void> done) {
+        sessions.remove(session, EndReason.DISCONNECTED);
+        run.reply(Replies.success(request));
+        done.succeed(null);
+    }
+}

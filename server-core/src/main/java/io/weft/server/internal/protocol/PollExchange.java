@@ -1,0 +1,69 @@
+package io.weft.server.internal.protocol;
+
+import io.weft.server.api.Message;
+import io.weft.server.api.Promise;
+import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.spi.Connection;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One HTTP request: one batch in, exactly one response out, now or when its held {@code /meta/connect} ends. */
+final class PollExchange implements Endpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(PollExchange.class);
+
+    private final EngineImpl engine;
+    private final Connection connection;
+    private final AtomicBoolean sent = new AtomicBoolean();
+    private volatile SessionImpl session;
+
+    PollExchange(EngineImpl engine, Connection connection) {
+        this.engine = engine;
+        this.connection = connection;
+    }
+
+    @Override
+    public Connection connection() {
+        return connection;
+    }
+
+    @Override
+    public void receive(List<Message.Mutable> batch) {
+        engine.process(this, batch);
+    }
+
+    @Override
+    public void bind(SessionImpl session) {
+        this.session = session;
+    }
+
+    @Override
+    public void batchDone(List<Message> replies, boolean held) {
+        if (!held) {
+            send(replies);
+        }
+    }
+
+    @Override
+    public void deliver(List<Message> messages) {
+        send(messages);
+    }
+
+    private void send(List<Message> messages) {
+        if (!sent.compareAndSet(false, true)) {
+            LOG.debug("response already sent on {}; dropping {} messages", connection, messages.size());
+            return;
+        }
+        connection.send(messages, Promise.from(ok -> { }, failure ->
+                LOG.debug("response not written on {}: {}", connection, failure.toString())));
+    }
+
+    @Override
+    public void closed() {
+        SessionImpl bound = session;
+        if (bound != null && !sent.get()) {
+            bound.detach(this);
+        }
+    }
+}

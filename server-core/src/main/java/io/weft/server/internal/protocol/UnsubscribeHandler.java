@@ -1,0 +1,36 @@
+package io.weft.server.internal.protocol;
+
+import io.weft.server.api.BayeuxError;
+import io.weft.server.api.ChannelId;
+import io.weft.server.api.Message;
+import io.weft.server.api.Promise;
+import io.weft.server.internal.channel.ChannelTree;
+import io.weft.server.internal.codec.MessageImpl;
+import io.weft.server.internal.session.SessionImpl;
+
+/** {@code /meta/unsubscribe}: leaves the channels; leaving one never joined succeeds. */
+final class UnsubscribeHandler implements MetaHandler {
+    private final ChannelTree tree;
+
+    UnsubscribeHandler(ChannelTree tree) {
+        this.tree = tree;
+    }
+
+    @Override
+    public void handle(BatchRun run, MessageImpl request, SessionImpl session, Promise<Void> done) {
+        Subscriptions subscriptions = Subscriptions.of(request);
+        BayeuxError error = subscriptions.error();
+        MessageImpl reply;
+        if (error != null) {
+            reply = Replies.error(request, error);
+        } else {
+            for (ChannelId channel : subscriptions.channels()) {
+                tree.unsubscribe(channel, session);
+            }
+            reply = Replies.success(request);
+        }
+        reply.put(Message.SUBSCRIPTION, request.get(Message.SUBSCRIPTION));
+        run.reply(reply);
+        done.succeed(null);
+    }
+}

@@ -1,0 +1,17 @@
+package io.weft.server.internal.session;
+
+import io.weft.server.api.Message;
+import java.util.List;
+
+/**
+ * Where a session's outgoing messages leave: one HTTP exchange (which sends them as its response) or a WebSocket
+ * (which queues them for its flusher). Implemented by the protocol layer; called without any session lock held.
+ */
+public interface Outlet {
+    /** Sends these messages, in order, as soon as the connection can. */
+    void deliver(List<Message> messages);
+
+    /** For persistent connections: the session's queue has messages the outlet may push. One-shot outlets ignore it. */
+    default void wake() {
+    }
+}

@@ -1,0 +1,39 @@
+package io.weft.server.spi;
+
+import io.weft.server.api.Message;
+import io.weft.server.api.Promise;
+import java.util.List;
+
+/**
+ * A transport's connection as the engine sees it: implemented by each transport, called by the engine.
+ *
+ * <p>Two shapes exist. A <em>persistent</em> connection (a WebSocket) carries many batches in and many writes out;
+ * the engine pushes replies and queued messages through {@link #send} whenever it has them. A <em>one-shot</em>
+ * connection (one HTTP request) receives one batch and gets exactly one {@link #send}, immediately or, when its
+ * {@code /meta/connect} is held, later.
+ *
+ * <p>The engine never calls {@link #send} again before the previous call's promise has completed, so a transport has
+ * at most one write in flight per connection. {@code send} must not block: it starts the write and completes
+ * {@code written} from whatever thread the write finishes on.
+ */
+public interface Connection {
+    /** The Bayeux connection type: {@code websocket}, {@code long-polling}, {@code callback-polling}, … */
+    String type();
+
+    /** Whether this connection carries many batches and accepts pushed messages (a WebSocket). */
+    boolean isPersistent();
+
+    /**
+     * The value of the browser cookie sent with this connection ({@code BAYEUX_BROWSER}), or null when the client sent
+     * none. A session created or resumed with a browser id is bound to it: requests without it are refused.
+     */
+    String browserId();
+
+    /**
+     * Writes messages (replies and deliveries) to the client, as one JSON array.
+     *
+     * @param messages at least one message; the list must not be kept after {@code written} completes
+     * @param written completed when the bytes are written, or failed when they cannot be (the client went away)
+     */
+    void send(List<Message> messages, Promise<Void> written);
+}

@@ -1,0 +1,31 @@
+package io.weft.server.spi;
+
+import io.weft.server.api.ServerOptions;
+
+/**
+ * What a transport sees of the Bayeux engine: obtained with {@link io.weft.server.api.BayeuxServer#engine()}.
+ *
+ * <pre>
+ * transport                              engine
+ *   bytes --codec().decode()--&gt; batch --&gt; open(connection).receive(batch)
+ *   connection.send(messages) &lt;--------- replies, held /meta/connect replies, pushed deliveries
+ *   bytes &lt;--codec().encode()-- messages
+ * </pre>
+ *
+ * Transports move bytes and nothing else: every protocol decision (holding a {@code /meta/connect}, session
+ * binding to a browser, advice) is the engine's. Thread-safe.
+ */
+public interface Engine {
+    ServerOptions options();
+
+    Codec codec();
+
+    /**
+     * Announces a connection type a mounted transport serves; handshake replies list every announced type in
+     * {@code supportedConnectionTypes}, in the order announced.
+     */
+    void addConnectionType(String type);
+
+    /** Starts the engine's side of a new connection: a WebSocket that just opened, or one HTTP request. */
+    Inbound open(Connection connection);
+}

@@ -1,0 +1,198 @@
+package io.weft.server.spi;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.Message;
+import io.weft.server.api.Promise;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A transport without sockets, for tests and for code that talks Bayeux inside the JVM. JSON text goes in exactly
+ * as a client would send it and JSON text comes out exactly as a client would read it, through the same engine
+ * path as the network transports.
+ *
+ * <p>{@link #polling} behaves like HTTP long-polling (one request, one response, possibly held);
+ * {@link #websocket} like a WebSocket (a persistent connection that receives pushed frames).
+ */
+public final class InMemoryTransport {
+    private final Engine engine;
+    private final String type;
+    private final boolean persistent;
+
+    private InMemoryTransport(BayeuxServer server, String type, boolean persistent) {
+        this.engine = server.engine();
+        this.type = Objects.requireNonNull(type, "type");
+        this.persistent = persistent;
+        engine.addConnectionType(type);
+    }
+
+    /** A one-shot request/response transport of connection type {@code long-polling}. */
+    public static InMemoryTransport polling(BayeuxServer server) {
+        return new InMemoryTransport(server, "long-polling", false);
+    }
+
+    /** A persistent, pushing transport of connection type {@code websocket}. */
+    public static InMemoryTransport websocket(BayeuxServer server) {
+        return new InMemoryTransport(server, "websocket", true);
+    }
+
+    /**
+     * Sends one request body from a browser (null: a client without cookies). The future completes with the response
+     * body: at once, or when a held {@code /meta/connect} ends. It fails with {@link MessageDecodeException} if the
+     * body is not a Bayeux batch.
+     */
+    public CompletableFuture<String> request(String browserId, String body) {
+        if (persistent) {
+            throw new IllegalStateException("a websocket transport has no requests: use open()");
+        }
+        Exchange exchange = new Exchange(browserId);
+        try {
+            List<Message.Mutable> batch = engine.codec().decode(body);
+            exchange.inbound = engine.open(exchange);
+            exchange.inbound.receive(batch);
+        } catch (MessageDecodeException x) {
+            exchange.response.completeExceptionally(x);
+        }
+        return exchange.response;
+    }
+
+    /** As {@link #request(String, String)} from a client without cookies. */
+    public CompletableFuture<String> request(String body) {
+        return request(null, body);
+    }
+
+    /** Opens a persistent connection from a browser (null: a client without cookies). */
+    public Socket open(String browserId) {
+        if (!persistent) {
+            throw new IllegalStateException("a polling transport has no sockets: use request()");
+        }
+        Socket socket = new Socket(browserId);
+        socket.inbound = engine.open(socket);
+        return socket;
+    }
+
+    private abstract class Base implements Connection {
+        private final String browserId;
+
+        Base(String browserId) {
+            this.browserId = browserId;
+        }
+
+        @Override
+        public String type() {
+            return type;
+        }
+
+        @Override
+        public boolean isPersistent() {
+            return persistent;
+        }
+
+        @Override
+        public String browserId() {
+            return browserId;
+        }
+
+        String encode(List<Message> messages) {
+            return new String(engine.codec().encode(messages), StandardCharsets.UTF_8);
+        }
+    }
+
+    private final class Exchange extends Base {
+        final CompletableFuture<String> response = new CompletableFuture<>();
+        Inbound inbound;
+
+        Exchange(String browserId) {
+            super(browserId);
+        }
+
+        @Override
+        public void send(List<Message> messages, Promise<Void> written) {
+            if (response.isDone()) {
+                written.fail(new IllegalStateException("response already sent"));
+                return;
+            }
+            response.complete(encode(messages));
+            written.succeed(null);
+        }
+    }
+
+    /**
+     * A persistent connection. Frames the server writes arrive in {@link #frames()}. {@link #pause()} makes the
+     * socket stop completing writes, as a client that stops reading would; {@link #resume()} completes them.
+     */
+    public final class Socket extends Base {
+        private final BlockingQueue<String> frames = new LinkedBlockingQueue<>();
+        private final ArrayDeque<Promise<Void>> stalled = new ArrayDeque<>();
+        private Inbound inbound;
+        private boolean paused;
+        private boolean closed;
+
+        Socket(String browserId) {
+            super(browserId);
+        }
+
+        /** Sends one frame of JSON text. */
+        public void send(String frame) throws MessageDecodeException {
+            inbound.receive(engine.codec().decode(frame));
+        }
+
+        /** Every frame written to this socket so far and not yet taken. */
+        public BlockingQueue<String> frames() {
+            return frames;
+        }
+
+        /** The next frame, waiting up to {@code seconds}; null if none came. */
+        public String nextFrame(long seconds) throws InterruptedException {
+            return frames.poll(seconds, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void send(List<Message> messages, Promise<Void> written) {
+            synchronized (this) {
+                if (closed) {
+                    written.fail(new IllegalStateException("closed"));
+                    return;
+                }
+                frames.add(encode(messages));
+                if (paused) {
+                    stalled.add(written);
+                    return;
+                }
+            }
+            written.succeed(null);
+        }
+
+        public synchronized void pause() {
+            paused = true;
+        }
+
+        public void resume() {
+            Promise<Void> next;
+            synchronized (this) {
+                paused = false;
+                next = stalled.poll();
+            }
+            while (next != null) {
+                next.succeed(null);
+                synchronized (this) {
+                    next = paused ? null : stalled.poll();
+                }
+            }
+        }
+
+        /** Closes the connection, as a client closing its socket would. */
+        public void close() {
+            synchronized (this) {
+                closed = true;
+            }
+            inbound.closed();
+        }
+    }
+}

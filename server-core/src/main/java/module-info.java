@@ -1,0 +1,12 @@
+/**
+ * Weft's Bayeux engine. Applications use {@code io.weft.server.api}; transports implement and call
+ * {@code io.weft.server.spi}. Everything else is internal and not exported.
+ */
+module io.weft.server {
+    requires transitive com.fasterxml.jackson.core;
+    requires com.fasterxml.jackson.databind;
+    requires org.slf4j;
+
+    exports io.weft.server.api;
+    exports io.weft.server.spi;
+}
