@@ -1,0 +1,90 @@
+package io.weft.server.testing;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.spi.InMemoryTransport;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A scripted Bayeux client over the in-memory polling transport: sends raw JSON and returns the parsed reply
+ * array, so protocol tests read as conversations.
+ */
+public final class PollingClient {
+    private final InMemoryTransport transport;
+    private final String browserId;
+    private String clientId;
+    private int nextId = 1;
+
+    public PollingClient(InMemoryTransport transport, String browserId) {
+        this.transport = transport;
+        this.browserId = browserId;
+    }
+
+    public static PollingClient of(BayeuxServer server, String browserId) {
+        return new PollingClient(InMemoryTransport.polling(server), browserId);
+    }
+
+    public String clientId() {
+        return clientId;
+    }
+
+    /** Sends a raw body and waits for the response (which must not be held). */
+    public List<Map<String, Object>> send(String body) {
+        return await(sendAsync(body));
+    }
+
+    public CompletableFuture<String> sendAsync(String body) {
+        return transport.request(browserId, body);
+    }
+
+    public static List<Map<String, Object>> await(CompletableFuture<String> response) {
+        try {
+            return Json.array(response.get(5, TimeUnit.SECONDS));
+        } catch (Exception x) {
+            throw new AssertionError("no response within 5 s", x);
+        }
+    }
+
+    /** Handshakes and remembers the clientId. */
+    public Map<String, Object> handshake() {
+        List<Map<String, Object>> replies = send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+                + "\"supportedConnectionTypes\":[\"long-polling\"],\"id\":\"" + (nextId++) + "\"}]");
+        Map<String, Object> reply = replies.get(0);
+        clientId = (String) reply.get("clientId");
+        return reply;
+    }
+
+    /** A /meta/connect with advice timeout 0, answered at once. */
+    public List<Map<String, Object>> connectNow() {
+        return send("[{\"channel\":\"/meta/connect\",\"connectionType\":\"long-polling\",\"clientId\":\"" + clientId
+                + "\",\"advice\":{\"timeout\":0},\"id\":\"" + (nextId++) + "\"}]");
+    }
+
+    /** A /meta/connect that the server may hold. */
+    public CompletableFuture<String> connect() {
+        return sendAsync("[{\"channel\":\"/meta/connect\",\"connectionType\":\"long-polling\",\"clientId\":\""
+                + clientId + "\",\"id\":\"" + (nextId++) + "\"}]");
+    }
+
+    public Map<String, Object> subscribe(String channel) {
+        return send("[{\"channel\":\"/meta/subscribe\",\"subscription\":\"" + channel + "\",\"clientId\":\""
+                + clientId + "\",\"id\":\"" + (nextId++) + "\"}]").get(0);
+    }
+
+    public Map<String, Object> unsubscribe(String channel) {
+        return send("[{\"channel\":\"/meta/unsubscribe\",\"subscription\":\"" + channel + "\",\"clientId\":\""
+                + clientId + "\",\"id\":\"" + (nextId++) + "\"}]").get(0);
+    }
+
+    public List<Map<String, Object>> publish(String channel, String dataJson) {
+        return send("[{\"channel\":\"" + channel + "\",\"data\":" + dataJson + ",\"clientId\":\"" + clientId
+                + "\",\"id\":\"" + (nextId++) + "\"}]");
+    }
+
+    public Map<String, Object> disconnect() {
+        return send("[{\"channel\":\"/meta/disconnect\",\"clientId\":\"" + clientId + "\",\"id\":\"" + (nextId++)
+                + "\"}]").get(0);
+    }
+}
