@@ -48,6 +48,11 @@ public final class InMemoryTransport {
      * body is not a Bayeux batch.
      */
     public CompletableFuture<String> request(String browserId, String body) {
+        return exchange(browserId, body).response();
+    }
+
+    /** As {@link #request(String, String)}, returning the exchange so that the client can vanish while it is held. */
+    public Exchange exchange(String browserId, String body) {
         if (persistent) {
             throw new IllegalStateException("a websocket transport has no requests: use open()");
         }
@@ -59,7 +64,7 @@ public final class InMemoryTransport {
         } catch (MessageDecodeException x) {
             exchange.response.completeExceptionally(x);
         }
-        return exchange.response;
+        return exchange;
     }
 
     /** As {@link #request(String, String)} from a client without cookies. */
@@ -104,18 +109,32 @@ public final class InMemoryTransport {
         }
     }
 
-    private final class Exchange extends Base {
-        final CompletableFuture<String> response = new CompletableFuture<>();
-        Inbound inbound;
+    /** One request and its response. */
+    public final class Exchange extends Base {
+        private final CompletableFuture<String> response = new CompletableFuture<>();
+        private Inbound inbound;
 
         Exchange(String browserId) {
             super(browserId);
         }
 
+        /** The response body, when the server sends it. */
+        public CompletableFuture<String> response() {
+            return response;
+        }
+
+        /** The client goes away without waiting for the response, as a closed browser tab would. */
+        public void abandon() {
+            response.cancel(false);
+            if (inbound != null) {
+                inbound.closed();
+            }
+        }
+
         @Override
         public void send(List<Message> messages, Promise<Void> written) {
             if (response.isDone()) {
-                written.fail(new IllegalStateException("response already sent"));
+                written.fail(new IllegalStateException("response already sent, or the client went away"));
                 return;
             }
             response.complete(encode(messages));

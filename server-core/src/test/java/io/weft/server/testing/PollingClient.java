@@ -39,6 +39,21 @@ public final class PollingClient {
         return transport.request(browserId, body);
     }
 
+    /** A /meta/connect that the server may hold, as an exchange the client can abandon. */
+    public InMemoryTransport.Exchange connectExchange() {
+        return transport.exchange(browserId, connectBody(false));
+    }
+
+    private String connectBody(boolean now) {
+        return "[{\"channel\":\"/meta/connect\",\"connectionType\":\"long-polling\",\"clientId\":\"" + clientId
+                + (now ? "\",\"advice\":{\"timeout\":0}" : "\"") + ",\"id\":\"" + (nextId++) + "\"}]";
+    }
+
+    /** Acts for another client's session: the hijack attempt. */
+    public void useClientId(String clientId) {
+        this.clientId = clientId;
+    }
+
     public static List<Map<String, Object>> await(CompletableFuture<String> response) {
         try {
             return Json.array(response.get(5, TimeUnit.SECONDS));
@@ -58,14 +73,12 @@ public final class PollingClient {
 
     /** A /meta/connect with advice timeout 0, answered at once. */
     public List<Map<String, Object>> connectNow() {
-        return send("[{\"channel\":\"/meta/connect\",\"connectionType\":\"long-polling\",\"clientId\":\"" + clientId
-                + "\",\"advice\":{\"timeout\":0},\"id\":\"" + (nextId++) + "\"}]");
+        return send(connectBody(true));
     }
 
     /** A /meta/connect that the server may hold. */
     public CompletableFuture<String> connect() {
-        return sendAsync("[{\"channel\":\"/meta/connect\",\"connectionType\":\"long-polling\",\"clientId\":\""
-                + clientId + "\",\"id\":\"" + (nextId++) + "\"}]");
+        return sendAsync(connectBody(false));
     }
 
     public Map<String, Object> subscribe(String channel) {

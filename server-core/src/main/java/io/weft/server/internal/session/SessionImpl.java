@@ -199,6 +199,10 @@ public final class SessionImpl implements ServerSession {
             connectionType = request.connectionType();
             cancelExpiry();
             replaced = takeHeld();
+            if (replaced != null) {
+                // Free the browser's slot before this connect asks for it: it replaces, it is not another tab.
+                releaseSlot(replaced);
+            }
             push = request.persistent() ? request.outlet() : null;
             boolean queued = queue != null && !queue.isEmpty();
             boolean carries = !request.persistent() || options.metaConnectDeliveryOnly();
@@ -226,9 +230,8 @@ public final class SessionImpl implements ServerSession {
             }
         }
         if (replaced != null) {
-            // The client gave up on its previous connect (or another tab of the same session took over): answer it
-            // with its bare reply, keeping queued messages for the new one.
-            releaseSlot(replaced);
+            // The client gave up on its previous connect: answer it with its bare reply, keeping queued messages
+            // for the new one.
             replaced.outlet.deliver(List.of(replaced.reply));
         }
         return outcome;

@@ -1,0 +1,223 @@
+package io.weft.server.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ServerOptions;
+import io.weft.server.spi.InMemoryTransport;
+import io.weft.server.testing.ManualScheduler;
+import io.weft.server.testing.PollingClient;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The one connect state machine: holding, answering, expiring, browser limits and binding. */
+class ConnectStateTest {
+    private static final long TIMEOUT = 20_000;
+    private static final long MAX_INTERVAL = 10_000;
+
+    private final ManualScheduler scheduler = new ManualScheduler();
+    private BayeuxServer server = BayeuxServer.create(ServerOptions.defaults(), scheduler);
+
+    @AfterEach
+    void close() {
+        server.close();
+    }
+
+    private PollingClient connected(String browser) {
+        PollingClient client = PollingClient.of(server, browser);
+        client.handshake();
+        client.connectNow();
+        return client;
+    }
+
+    @Test
+    void aConnectAskingForTimeoutZeroIsAnsweredAtOnce() {
+        PollingClient client = PollingClient.of(server, "b");
+        client.handshake();
+        List<Map<String, Object>> replies = client.connectNow();
+        assertEquals(true, replies.get(0).get("successful"));
+        assertEquals(Map.of("reconnect", "retry", "interval", 0, "timeout", 20000), replies.get(0).get("advice"));
+    }
+
+    @Test
+    void aHeldConnectIsAnsweredWhenItsTimeoutEnds() {
+        PollingClient client = connected("b");
+        CompletableFuture<String> held = client.connect();
+        scheduler.advance(TIMEOUT - 1);
+        assertFalse(held.isDone());
+        scheduler.advance(1);
+        List<Map<String, Object>> replies = PollingClient.await(held);
+        assertEquals(1, replies.size());
+        assertEquals("/meta/connect", replies.get(0).get("channel"));
+        assertEquals(true, replies.get(0).get("successful"));
+    }
+
+    @Test
+    void aConnectFindingQueuedMessagesIsAnsweredAtOnceWithThem() {
+        PollingClient alice = connected("a");
+        alice.subscribe("/x");
+        PollingClient bob = connected("b");
+        bob.publish("/x", "1");
+        bob.publish("/x", "2");
+        CompletableFuture<String> connect = alice.connect();
+        assertTrue(connect.isDone(), "not held: messages are waiting");
+        List<Map<String, Object>> replies = PollingClient.await(connect);
+        assertEquals(List.of(1, 2), List.of(replies.get(0).get("data"), replies.get(1).get("data")));
+        assertEquals("/meta/connect", replies.get(2).get("channel"));
+    }
+
+    @Test
+    void aConnectSharingItsRequestWithOtherMessagesIsNotHeld() {
+        PollingClient client = connected("b");
+        List<Map<String, Object>> replies = client.send("[{\"channel\":\"/meta/subscribe\",\"subscription\":\"/y\","
+                + "\"clientId\":\"" + client.clientId() + "\"},{\"channel\":\"/meta/connect\",\"clientId\":\""
+                + client.clientId() + "\",\"connectionType\":\"long-polling\"}]");
+        assertEquals(List.of("/meta/subscribe", "/meta/connect"),
+                List.of(replies.get(0).get("channel"), replies.get(1).get("channel")));
+    }
+
+    @Test
+    void aSessionExpiresAfterIntervalPlusMaxIntervalWithoutAConnect() {
+        PollingClient client = connected("b");
+        String id = client.clientId();
+        scheduler.advance(MAX_INTERVAL - 1);
+        assertNotNull(server.getSession(id));
+        scheduler.advance(1);
+        assertNull(server.getSession(id));
+        assertEquals("402::session_unknown", client.connectNow().get(0).get("error"));
+    }
+
+    @Test
+    void aHandshakeWithoutAnyConnectExpiresToo() {
+        PollingClient client = PollingClient.of(server, "b");
+        client.handshake();
+        scheduler.advance(MAX_INTERVAL);
+        assertNull(server.getSession(client.clientId()));
+    }
+
+    @Test
+    void aHeldConnectKeepsTheSessionAliveAndEachConnectRestartsTheClock() {
+        PollingClient client = connected("b");
+        for (int i = 0; i < 5; i++) {
+            scheduler.advance(MAX_INTERVAL - 1);
+            CompletableFuture<String> held = client.connect();
+            scheduler.advance(TIMEOUT);
+            assertTrue(held.isDone());
+        }
+        assertNotNull(server.getSession(client.clientId()));
+    }
+
+    @Test
+    void intervalIsAddedToTheExpiry() {
+        server.close();
+        server = BayeuxServer.create(ServerOptions.builder().interval(5_000).build(), scheduler);
+        PollingClient client = connected("b");
+        scheduler.advance(5_000 + MAX_INTERVAL - 1);
+        assertNotNull(server.getSession(client.clientId()));
+        scheduler.advance(1);
+        assertNull(server.getSession(client.clientId()));
+    }
+
+    @Test
+    void aSecondTabOfTheSameBrowserIsAdvisedMultipleClients() {
+        PollingClient tab1 = connected("same-browser");
+        tab1.subscribe("/tab1");
+        PollingClient tab2 = connected("same-browser");
+        CompletableFuture<String> held = tab1.connect();
+        assertFalse(held.isDone());
+        CompletableFuture<String> second = tab2.connect();
+        assertTrue(second.isDone(), "the browser's one held poll is taken");
+        Map<?, ?> advice = (Map<?, ?>) PollingClient.await(second).get(0).get("advice");
+        assertEquals(true, advice.get("multiple-clients"));
+        assertEquals(2000, advice.get("interval"));
+        connected("elsewhere").publish("/tab1", "1");
+        assertTrue(held.isDone());
+        assertFalse(tab2.connect().isDone(), "the slot is free again");
+    }
+
+    @Test
+    void aNewConnectAnswersTheOneItReplaces() {
+        PollingClient client = connected("b");
+        CompletableFuture<String> first = client.connect();
+        CompletableFuture<String> second = client.connect();
+        assertTrue(first.isDone());
+        assertFalse(second.isDone());
+        assertEquals(true, PollingClient.await(first).get(0).get("successful"));
+    }
+
+    @Test
+    void aClientIdPresentedByAnotherBrowserIsUnknown() {
+        PollingClient owner = connected("owner");
+        PollingClient thief = PollingClient.of(server, "thief");
+        thief.useClientId(owner.clientId());
+        assertEquals("402::session_unknown", thief.connectNow().get(0).get("error"));
+        PollingClient cookieless = PollingClient.of(server, null);
+        cookieless.useClientId(owner.clientId());
+        assertEquals("402::session_unknown", cookieless.publish("/x", "1").get(0).get("error"));
+        assertEquals(true, owner.connectNow().get(0).get("successful"), "the owner is unaffected");
+    }
+
+    @Test
+    void aCookielessSessionIsBoundToTheFirstBrowserThatPresentsOne() {
+        PollingClient cookieless = connected(null);
+        PollingClient browser = PollingClient.of(server, "first");
+        browser.useClientId(cookieless.clientId());
+        assertEquals(true, browser.connectNow().get(0).get("successful"));
+        PollingClient other = PollingClient.of(server, "second");
+        other.useClientId(cookieless.clientId());
+        assertEquals("402::session_unknown", other.connectNow().get(0).get("error"));
+    }
+
+    @Test
+    void trustClientIdAcceptsAnyBrowser() {
+        server.close();
+        server = BayeuxServer.create(ServerOptions.builder().trustClientId(true).build(), scheduler);
+        PollingClient owner = connected("owner");
+        PollingClient other = PollingClient.of(server, "other");
+        other.useClientId(owner.clientId());
+        assertEquals(true, other.connectNow().get(0).get("successful"));
+    }
+
+    @Test
+    void aClientThatVanishesWhileParkedKeepsItsQueueUntilItExpires() {
+        PollingClient alice = connected("a");
+        alice.subscribe("/x");
+        InMemoryTransport.Exchange parked = alice.connectExchange();
+        parked.abandon();
+        PollingClient bob = connected("b");
+        bob.publish("/x", "1");
+        assertEquals(1, server.getSession(alice.clientId()).getQueueSize());
+        scheduler.advance(MAX_INTERVAL - 1);
+        assertEquals(1, server.getSession(alice.clientId()).getQueueSize());
+        scheduler.advance(1);
+        assertNull(server.getSession(alice.clientId()));
+    }
+
+    @Test
+    void aClientThatComesBackAfterVanishingGetsWhatWasQueued() {
+        PollingClient alice = connected("a");
+        alice.subscribe("/x");
+        alice.connectExchange().abandon();
+        connected("b").publish("/x", "\"kept\"");
+        List<Map<String, Object>> replies = PollingClient.await(alice.connect());
+        assertEquals("kept", replies.get(0).get("data"));
+    }
+
+    @Test
+    void disconnectAnswersTheHeldConnectWithReconnectNone() {
+        PollingClient client = connected("b");
+        CompletableFuture<String> held = client.connect();
+        // A second request of the same browser carries the disconnect, as the official clients do.
+        client.disconnect();
+        Map<?, ?> advice = (Map<?, ?>) PollingClient.await(held).get(0).get("advice");
+        assertEquals("none", advice.get("reconnect"));
+        assertEquals(0, scheduler.pending() - 1, "only the channel sweep remains scheduled");
+    }
+}
