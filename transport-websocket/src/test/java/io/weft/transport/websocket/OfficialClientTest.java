@@ -1,0 +1,100 @@
+package io.weft.transport.websocket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.cometd.bayeux.Message;
+import org.cometd.bayeux.client.ClientSessionChannel;
+import org.cometd.client.BayeuxClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The official CometD 9 Java client, unchanged, against Weft: the interoperability the design promises. */
+@Timeout(30)
+class OfficialClientTest {
+    private static OfficialClients clients;
+    private EmbeddedServer server;
+
+    @BeforeAll
+    static void startClients() throws Exception {
+        clients = new OfficialClients();
+    }
+
+    @AfterAll
+    static void stopClients() throws Exception {
+        clients.close();
+    }
+
+    @BeforeEach
+    void startServer() throws Exception {
+        server = EmbeddedServer.start();
+    }
+
+    @AfterEach
+    void stopServer() throws Exception {
+        server.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(TransportKind.class)
+    void officialClientHandshakesSubscribesPublishesUnsubscribesAndDisconnects(TransportKind transport)
+            throws Exception {
+        BayeuxClient alice = clients.client(server, transport);
+        BayeuxClient bob = clients.client(server, transport);
+        try {
+            alice.handshake();
+            bob.handshake();
+            assertTrue(alice.waitFor(5000, BayeuxClient.State.CONNECTED), "alice connected");
+            assertTrue(bob.waitFor(5000, BayeuxClient.State.CONNECTED), "bob connected");
+            assertEquals(transport.connectionType(), alice.getTransport().getName());
+            assertNotNull(server.bayeux().getSession(alice.getId()));
+
+            BlockingQueue<Object> room = new LinkedBlockingQueue<>();
+            BlockingQueue<Object> marker = new LinkedBlockingQueue<>();
+            ClientSessionChannel.MessageListener roomListener = (channel, message) -> room.add(message.getData());
+            assertTrue(await(done -> alice.getChannel("/chat/room7").subscribe(roomListener, done)).isSuccessful());
+            assertTrue(await(done -> alice.getChannel("/chat/marker")
+                    .subscribe((channel, message) -> marker.add(message.getData()), done)).isSuccessful());
+
+            assertTrue(await(done -> bob.getChannel("/chat/room7").publish(Map.of("text", "hi"), done))
+                    .isSuccessful());
+            assertEquals(Map.of("text", "hi"), room.poll(5, TimeUnit.SECONDS));
+
+            assertTrue(await(done -> alice.getChannel("/chat/room7").unsubscribe(roomListener, done))
+                    .isSuccessful());
+            bob.getChannel("/chat/room7").publish("after unsubscribe");
+            bob.getChannel("/chat/marker").publish("marker");
+            assertEquals("marker", marker.poll(5, TimeUnit.SECONDS));
+            assertNull(room.poll(), "nothing reached alice on the channel she left");
+
+            String aliceId = alice.getId();
+            assertTrue(alice.disconnect(5000), "alice disconnected");
+            assertNull(server.bayeux().getSession(aliceId), "the server ended alice's session");
+        } finally {
+            alice.disconnect(1000);
+            bob.disconnect(1000);
+        }
+    }
+
+    private interface Call {
+        void start(org.cometd.bayeux.client.ClientSession.MessageListener done);
+    }
+
+    private static Message await(Call call) throws Exception {
+        CompletableFuture<Message> reply = new CompletableFuture<>();
+        call.start(reply::complete);
+        return reply.get(5, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,24 @@
+package io.weft.transport.websocket;
+
+/** The transports the shared behaviour suite runs over. */
+enum TransportKind {
+    WEBSOCKET("websocket") {
+        @Override
+        Wire open(EmbeddedServer server, Clients clients, String cookie) throws Exception {
+            return RawSocket.connect(clients.webSocket(), server.wsUri(), cookie);
+        }
+    };
+
+    private final String connectionType;
+
+    TransportKind(String connectionType) {
+        this.connectionType = connectionType;
+    }
+
+    String connectionType() {
+        return connectionType;
+    }
+
+    /** A new wire to {@code server}, from a browser with this {@code Cookie} header (null: a client without cookies). */
+    abstract Wire open(EmbeddedServer server, Clients clients, String cookie) throws Exception;
+}
