@@ -5,7 +5,9 @@ import io.weft.server.internal.time.ExecutorScheduler;
 import io.weft.server.spi.Engine;
 import io.weft.server.spi.Scheduler;
 import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * A Bayeux server: channels, sessions, and the engine that moves messages between them. Transports (long-polling,
@@ -43,7 +45,15 @@ public interface BayeuxServer extends AutoCloseable {
     ServerChannel getChannel(String channelId);
 
     /** The channel, created if absent. @throws IllegalArgumentException if {@code channelId} is not valid */
-    ServerChannel createChannelIfAbsent(String channelId);
+    default ServerChannel createChannelIfAbsent(String channelId) {
+        return createChannelIfAbsent(channelId, channel -> { });
+    }
+
+    /**
+     * The channel, created if absent; a channel created by this call is passed to {@code initializer} (to make it
+     * persistent, add authorizers or listeners) before channel listeners hear of it and before clients can use it.
+     */
+    ServerChannel createChannelIfAbsent(String channelId, Consumer<ServerChannel> initializer);
 
     /** The live session with this clientId, or null. */
     ServerSession getSession(String clientId);
@@ -55,10 +65,73 @@ public interface BayeuxServer extends AutoCloseable {
 
     void setSecurityPolicy(SecurityPolicy policy);
 
+    /** Adds a server-wide extension; see {@link Extension} for the order extensions run in. */
+    void addExtension(Extension extension);
+
+    void removeExtension(Extension extension);
+
+    List<Extension> getExtensions();
+
+    void addListener(Listener listener);
+
+    void removeListener(Listener listener);
+
+    /**
+     * A client inside this JVM, for server-side services: it handshakes, subscribes and publishes like a remote client,
+     * without a network. {@code name} appears in logs.
+     */
+    LocalSession newLocalSession(String name);
+
+    /**
+     * Binds a request/response {@link Service} to a {@code /service/**} channel (created persistent).
+     *
+     * @throws IllegalArgumentException if {@code channelId} is not a valid non-wildcard {@code /service/} channel, or
+     *     already has a service
+     */
+    ServerChannel addService(String channelId, Service service);
+
     /** The engine, for transports: see {@link Engine}. Applications do not need it. */
     Engine engine();
 
     /** Ends every session (without telling the clients) and stops the server's timers. Idempotent. */
     @Override
     void close();
+
+    /** Marker for the listeners a server accepts. */
+    interface Listener {
+    }
+
+    /**
+     * Told when sessions begin and end. Called on the thread that caused it (a handshake's, a disconnect's, the
+     * scheduler's for an expiry); must not block. A listener that throws is logged once and skipped.
+     */
+    interface SessionListener extends Listener {
+        /** A session was created by {@code handshake} (null for a local session); it is live. */
+        default void sessionAdded(ServerSession session, Message handshake) {
+        }
+
+        /** A session ended; {@code reason} tells a timeout from a disconnect. */
+        default void sessionRemoved(ServerSession session, EndReason reason) {
+        }
+    }
+
+    /** Told when channels are created and removed (swept), on the thread that did it; must not block. */
+    interface ChannelListener extends Listener {
+        default void channelAdded(ServerChannel channel) {
+        }
+
+        default void channelRemoved(ChannelId channel) {
+        }
+    }
+
+    /** Told of every subscription, on any channel, on the thread that made it; must not block. */
+    interface SubscriptionListener extends Listener {
+        /** @param message the {@code /meta/subscribe} message, or null when server code subscribed */
+        default void subscribed(ServerSession session, ServerChannel channel, Message message) {
+        }
+
+        /** @param message the {@code /meta/unsubscribe} message, or null (server code, or the session ended) */
+        default void unsubscribed(ServerSession session, ServerChannel channel, Message message) {
+        }
+    }
 }

@@ -1,14 +1,14 @@
-package io.weft.server.internal.session;
+package io.weft.server.api;
 
-/** Why a session ended. */
+/** Why a session ended, as {@link BayeuxServer.SessionListener#sessionRemoved} is told. */
 public enum EndReason {
     /** The client sent {@code /meta/disconnect}. */
     DISCONNECTED,
-    /** No {@code /meta/connect} arrived within interval + maxInterval. */
+    /** No {@code /meta/connect} arrived within interval + maxInterval: the client went away. */
     TIMED_OUT,
-    /** Server code called {@code ServerSession.disconnect()}. */
+    /** Server code called {@link ServerSession#disconnect()}. */
     SERVER_DISCONNECT,
-    /** The session's queue overflowed under the disconnect policy. */
+    /** The session's queue overflowed under the {@link ServerOptions.OverflowPolicy#DISCONNECT} policy. */
     QUEUE_FULL,
     /** The server is shutting down. */
     SERVER_CLOSED

@@ -63,6 +63,12 @@ public interface Message {
         return channel != null && channel.isMeta();
     }
 
+    /**
+     * For a reply, the request it answers (an outgoing extension reads the request's {@code ext} there); null for
+     * other messages.
+     */
+    Message getAssociated();
+
     /** Any field by name, or null. */
     Object get(String field);
 

@@ -1,11 +1,16 @@
 package io.weft.server.api;
 
 /**
- * Decides what clients may do. Called by the engine on the thread processing the client's message, before the
- * action; a policy must answer quickly and must not block. A policy that throws is treated as a denial and logged.
+ * Decides what clients may do: handshake, create channels, subscribe, publish. Installed with
+ * {@link BayeuxServer#setSecurityPolicy}; {@link Authorizer}s on channels refine what it allows.
  *
- * <p>The {@link #DEFAULT} policy allows everything except client access to {@code /meta/**} channels (which are the
- * protocol's own): no subscribing to them, no publishing to them.
+ * <p>Called by the engine on the thread processing the client's message, before the action. Each question has a
+ * synchronous form (override it for quick checks) and an asynchronous form, which by default calls the synchronous
+ * one; a policy that must wait (a token checked by another service) overrides the asynchronous form and completes
+ * the promise once, from any thread. A policy that throws or fails the promise denies, and is logged once.
+ *
+ * <p>The {@link #DEFAULT} policy allows everything except client access to {@code /meta/**} channels, which are the
+ * protocol's own. Server-side code ({@link LocalSession}s and {@link ServerChannel#publish}) is not asked.
  */
 public interface SecurityPolicy {
     /** Allows everything but client subscribes and publishes to {@code /meta/**}. */
@@ -13,10 +18,27 @@ public interface SecurityPolicy {
 
     /**
      * Whether a client may handshake. {@code handshake} is the {@code /meta/handshake} message, so a token sent in its
-     * {@code ext} can be checked; {@code session} is the session about to be created.
+     * {@code ext} can be checked; {@code session} is the session about to be created (not yet live).
      */
     default boolean canHandshake(BayeuxServer server, ServerSession session, Message handshake) {
         return true;
+    }
+
+    default void canHandshake(BayeuxServer server, ServerSession session, Message handshake, Promise<Boolean> answer) {
+        answer.succeed(canHandshake(server, session, handshake));
+    }
+
+    /**
+     * Whether {@code session} may use {@code channel} while it does not exist yet (nobody subscribed, no server code
+     * created it): asked before {@link #canSubscribe} and {@link #canPublish} for such a channel.
+     */
+    default boolean canCreate(BayeuxServer server, ServerSession session, ChannelId channel, Message message) {
+        return true;
+    }
+
+    default void canCreate(BayeuxServer server, ServerSession session, ChannelId channel, Message message,
+            Promise<Boolean> answer) {
+        answer.succeed(canCreate(server, session, channel, message));
     }
 
     /** Whether {@code session} may subscribe to {@code channel}. */
@@ -24,8 +46,18 @@ public interface SecurityPolicy {
         return !channel.isMeta();
     }
 
+    default void canSubscribe(BayeuxServer server, ServerSession session, ChannelId channel, Message message,
+            Promise<Boolean> answer) {
+        answer.succeed(canSubscribe(server, session, channel, message));
+    }
+
     /** Whether {@code session} may publish {@code message} to {@code channel}. */
     default boolean canPublish(BayeuxServer server, ServerSession session, ChannelId channel, Message message) {
         return !channel.isMeta();
+    }
+
+    default void canPublish(BayeuxServer server, ServerSession session, ChannelId channel, Message message,
+            Promise<Boolean> answer) {
+        answer.succeed(canPublish(server, session, channel, message));
     }
 }

@@ -40,6 +40,10 @@ import java.util.Objects;
  * @param webSocketDeflate whether the permessage-deflate WebSocket extension may be negotiated (default true).
  * @param requireHandshakePerConnection whether a new WebSocket must handshake rather than resume a session by clientId
  *     (default false).
+ * @param maxLazyTimeout how long a message published to a lazy channel may wait before it is sent (default 5000);
+ *     channels may set less.
+ * @param maxAckedBatches how many unacknowledged {@code /meta/connect} batches the acknowledgement extension keeps per
+ *     session before it forgets the oldest (default 1000).
  */
 public record ServerOptions(
         long timeout,
@@ -58,7 +62,9 @@ public record ServerOptions(
         boolean trustClientId,
         List<String> allowedOrigins,
         boolean webSocketDeflate,
-        boolean requireHandshakePerConnection) {
+        boolean requireHandshakePerConnection,
+        long maxLazyTimeout,
+        int maxAckedBatches) {
 
     /** What happens to a message that arrives for a session whose queue is full. */
     public enum OverflowPolicy {
@@ -108,6 +114,8 @@ public record ServerOptions(
         requireAtLeast("multiSessionInterval", multiSessionInterval, 0);
         requireAtLeast("maxSessionsPerBrowser", maxSessionsPerBrowser, 1);
         Objects.requireNonNull(browserCookie, "browserCookie");
+        requireAtLeast("maxLazyTimeout", maxLazyTimeout, 0);
+        requireAtLeast("maxAckedBatches", maxAckedBatches, 1);
         allowedOrigins = List.copyOf(Objects.requireNonNull(allowedOrigins, "allowedOrigins"));
         for (String origin : allowedOrigins) {
             if (!origin.equals("*") && !origin.matches("[a-zA-Z][a-zA-Z0-9+.-]*://[^/\\s]+")) {
@@ -160,6 +168,8 @@ public record ServerOptions(
         private List<String> allowedOrigins = List.of();
         private boolean webSocketDeflate = true;
         private boolean requireHandshakePerConnection = false;
+        private long maxLazyTimeout = 5_000;
+        private int maxAckedBatches = 1_000;
 
         private Builder() {
         }
@@ -182,6 +192,8 @@ public record ServerOptions(
             allowedOrigins = o.allowedOrigins;
             webSocketDeflate = o.webSocketDeflate;
             requireHandshakePerConnection = o.requireHandshakePerConnection;
+            maxLazyTimeout = o.maxLazyTimeout;
+            maxAckedBatches = o.maxAckedBatches;
         }
 
         public Builder timeout(long millis) {
@@ -269,12 +281,22 @@ public record ServerOptions(
             return this;
         }
 
+        public Builder maxLazyTimeout(long millis) {
+            this.maxLazyTimeout = millis;
+            return this;
+        }
+
+        public Builder maxAckedBatches(int batches) {
+            this.maxAckedBatches = batches;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the first option that is out of range */
         public ServerOptions build() {
             return new ServerOptions(timeout, interval, maxInterval, maxQueue, queueOverflow, maxMessageSize,
                     maxMessagesPerFrame, sweepPeriod, broadcastToPublisher, metaConnectDeliveryOnly,
                     multiSessionInterval, maxSessionsPerBrowser, browserCookie, trustClientId, allowedOrigins,
-                    webSocketDeflate, requireHandshakePerConnection);
+                    webSocketDeflate, requireHandshakePerConnection, maxLazyTimeout, maxAckedBatches);
         }
     }
 }

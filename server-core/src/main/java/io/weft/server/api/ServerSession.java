@@ -3,11 +3,13 @@ package io.weft.server.api;
 import java.util.Set;
 
 /**
- * The server's view of one Bayeux client: created by a successful {@code /meta/handshake}, ended by
- * {@code /meta/disconnect}, by expiry ({@code maxInterval} without a {@code /meta/connect}), or by the server.
+ * The server's view of one Bayeux client: created by a successful {@code /meta/handshake} (or by a
+ * {@link LocalSession}), ended by {@code /meta/disconnect}, by expiry ({@code maxInterval} without a
+ * {@code /meta/connect}), or by the server.
  *
  * <p>Obtained from {@link BayeuxServer#getSession(String)} and from the engine's callbacks; never constructed by
- * applications. Thread-safe: any method may be called from any thread.
+ * applications. Thread-safe: any method may be called from any thread. Listeners added here are called on the thread
+ * that caused the event and must not block.
  */
 public interface ServerSession {
     /** The clientId: at least 128 random bits, URL-safe. */
@@ -15,6 +17,9 @@ public interface ServerSession {
 
     /** Whether the session is alive: handshaken and not yet ended. */
     boolean isConnected();
+
+    /** Whether this is the server side of a {@link LocalSession}. */
+    boolean isLocal();
 
     /** The connection type of the latest {@code /meta/connect} ({@code websocket}, {@code long-polling}, …), or null. */
     String getConnectionType();
@@ -29,8 +34,88 @@ public interface ServerSession {
     long getDroppedMessages();
 
     /**
+     * Sends a message to this session only: no channel listeners, no other subscribers, but outgoing extensions run.
+     * The client receives it on {@code channel} whether or not it subscribed there.
+     *
+     * @param from the sending session, or null for the server
+     */
+    void deliver(ServerSession from, String channel, Object data);
+
+    /** As {@link #deliver(ServerSession, String, Object)}, with a whole message (its {@code channel} must be set). */
+    void deliver(ServerSession from, Message.Mutable message);
+
+    /**
      * Ends the session from the server: the client receives {@code /meta/disconnect} (with its held
      * {@code /meta/connect} answered with advice {@code reconnect: none}) if it is reachable, and is forgotten.
      */
     void disconnect();
+
+    /** Adds an extension for this session's messages only; see {@link Extension} for the order. */
+    void addExtension(Extension extension);
+
+    void removeExtension(Extension extension);
+
+    void addListener(Listener listener);
+
+    void removeListener(Listener listener);
+
+    /** An application attribute of this session, or null. */
+    Object getAttribute(String name);
+
+    /** Sets an attribute; {@code null} removes it. */
+    void setAttribute(String name, Object value);
+
+    Object removeAttribute(String name);
+
+    Set<String> getAttributeNames();
+
+    /** This session's {@code /meta/connect} timeout in ms: its own if set, else the server's. */
+    long getTimeout();
+
+    /** Sets this session's timeout; a negative value goes back to the server's. Advised on the next connect. */
+    void setTimeout(long millis);
+
+    long getInterval();
+
+    void setInterval(long millis);
+
+    long getMaxInterval();
+
+    void setMaxInterval(long millis);
+
+    /** Whether messages reach this client only with {@code /meta/connect} replies (set by the ack extension). */
+    boolean isMetaConnectDeliveryOnly();
+
+    void setMetaConnectDeliveryOnly(boolean deliveryOnly);
+
+    /**
+     * Runs {@code batch} with this session's transport woken once at the end, so that what it delivers leaves in
+     * one response or frame. Batches nest.
+     */
+    void batch(Runnable batch);
+
+    /** Marker for the listeners a session accepts. */
+    interface Listener {
+    }
+
+    /** Told after a message is added to this session's queue, on the delivering thread. */
+    @FunctionalInterface
+    interface QueueListener extends Listener {
+        void queued(ServerSession session, Message message);
+    }
+
+    /**
+     * Told when a message arrives for this session and its queue is full, before the overflow policy applies (the
+     * oldest message is dropped, or the session disconnected).
+     */
+    @FunctionalInterface
+    interface QueueFullListener extends Listener {
+        void queueFull(ServerSession session, Message message);
+    }
+
+    /** Told once when this session ends, and why. */
+    @FunctionalInterface
+    interface RemovedListener extends Listener {
+        void removed(ServerSession session, EndReason reason);
+    }
 }

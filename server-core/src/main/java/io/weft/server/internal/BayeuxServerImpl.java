@@ -2,29 +2,41 @@ package io.weft.server.internal;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ChannelId;
+import io.weft.server.api.Extension;
+import io.weft.server.api.LocalSession;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
+import io.weft.server.api.Service;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.JsonCodec;
+import io.weft.server.internal.delivery.Delivery;
 import io.weft.server.internal.delivery.LocalBroker;
+import io.weft.server.internal.delivery.Publisher;
 import io.weft.server.internal.protocol.EngineImpl;
+import io.weft.server.internal.protocol.EngineParts;
 import io.weft.server.internal.session.SessionRegistry;
 import io.weft.server.spi.Engine;
 import io.weft.server.spi.Scheduler;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
-/** Puts the engine together: codec, sessions, channel tree, broker, handlers, and the sweep timer. */
+/** Puts the engine together: codec, sessions, channel tree, extensions, listeners, broker, handlers, sweeps. */
 public final class BayeuxServerImpl implements BayeuxServer {
     private final ServerOptions options;
     private final Scheduler scheduler;
     private final boolean ownsScheduler;
     private final JsonCodec codec = new JsonCodec();
-    private final ChannelTree tree = new ChannelTree();
+    private final Guard guard = new Guard();
+    private final Listeners listeners = new Listeners(guard);
+    private final ExtensionChain extensions = new ExtensionChain(guard);
+    private final ConcurrentHashMap<ChannelId, Service> services = new ConcurrentHashMap<>();
+    private final ChannelTree tree;
     private final SessionRegistry sessions;
     private final EngineImpl engine;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -34,8 +46,15 @@ public final class BayeuxServerImpl implements BayeuxServer {
         this.options = Objects.requireNonNull(options, "options");
         this.scheduler = scheduler;
         this.ownsScheduler = ownsScheduler;
+        EngineHooks hooks = new EngineHooks(options, listeners, extensions, guard);
+        this.tree = new ChannelTree(hooks);
         this.sessions = new SessionRegistry(options, scheduler);
-        this.engine = new EngineImpl(this, codec, sessions, tree, new LocalBroker(tree, options.broadcastToPublisher()));
+        sessions.setHooks(hooks);
+        Delivery delivery = new Delivery(extensions);
+        Publisher publisher = new Publisher(tree, new LocalBroker(tree, delivery, options.broadcastToPublisher()), guard);
+        hooks.wire(delivery, publisher);
+        this.engine = new EngineImpl(new EngineParts(this, codec, sessions, tree, extensions, publisher, listeners,
+                guard, services::get));
         scheduleSweep();
     }
 
@@ -61,8 +80,8 @@ public final class BayeuxServerImpl implements BayeuxServer {
     }
 
     @Override
-    public ServerChannel createChannelIfAbsent(String channelId) {
-        return tree.getOrCreate(ChannelId.of(channelId));
+    public ServerChannel createChannelIfAbsent(String channelId, Consumer<ServerChannel> initializer) {
+        return tree.getOrCreate(ChannelId.of(channelId), Objects.requireNonNull(initializer, "initializer"));
     }
 
     @Override
@@ -83,6 +102,51 @@ public final class BayeuxServerImpl implements BayeuxServer {
     @Override
     public void setSecurityPolicy(SecurityPolicy policy) {
         this.securityPolicy = Objects.requireNonNull(policy, "policy");
+    }
+
+    @Override
+    public void addExtension(Extension extension) {
+        extensions.add(Objects.requireNonNull(extension, "extension"));
+    }
+
+    @Override
+    public void removeExtension(Extension extension) {
+        extensions.remove(extension);
+    }
+
+    @Override
+    public List<Extension> getExtensions() {
+        return extensions.list();
+    }
+
+    @Override
+    public void addListener(Listener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    @Override
+    public void removeListener(Listener listener) {
+        listeners.remove(listener);
+    }
+
+    @Override
+    public LocalSession newLocalSession(String name) {
+        return new LocalSessionImpl(engine, sessions, Objects.requireNonNull(name, "name"));
+    }
+
+    @Override
+    public ServerChannel addService(String channelId, Service service) {
+        Objects.requireNonNull(service, "service");
+        ChannelId id = ChannelId.of(channelId);
+        if (!id.isService() || id.isWild()) {
+            throw new IllegalArgumentException("a service needs a /service/ channel without wildcards: " + channelId);
+        }
+        if (services.putIfAbsent(id, service) != null) {
+            throw new IllegalArgumentException("a service is already bound to " + channelId);
+        }
+        ServerChannel channel = tree.getOrCreate(id);
+        channel.setPersistent(true);
+        return channel;
     }
 
     @Override

@@ -1,30 +1,72 @@
-package io.weft.server.internal.protocol;
+package io.weft.server.internal;
 
+import io.weft.server.api.Promise;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one place the engine calls application code that decides (security policies, authorizers): a callback that
- * throws is a denial, logged once per kind of failure with its stack trace, then quietly; it never wedges the engine.
+ * The one way the engine calls application code (listeners, extensions, policies, authorizers, services): a
+ * callback that throws is logged once per kind of failure with its stack trace, then quietly, and the engine
+ * carries on as the caller says (skip it, or treat it as a denial). User code cannot wedge the engine.
  */
-final class Guard {
+public final class Guard {
     private static final Logger LOG = LoggerFactory.getLogger(Guard.class);
 
     private final ConcurrentHashMap<String, Boolean> logged = new ConcurrentHashMap<>();
 
-    boolean allows(String what, BooleanSupplier decision) {
+    /** Runs a notification; a throw is logged and skipped. */
+    public void run(String what, Runnable callback) {
         try {
-            return decision.getAsBoolean();
+            callback.run();
         } catch (RuntimeException x) {
-            String key = what + ":" + x.getClass().getName();
-            if (logged.putIfAbsent(key, Boolean.TRUE) == null) {
-                LOG.warn("{} threw; treated as a denial (logged once)", what, x);
-            } else {
-                LOG.debug("{} threw again: {}", what, x.toString());
+            failed(what, x);
+        }
+    }
+
+    /** Asks a question; a throw is logged and answered with {@code onFailure}. */
+    public boolean test(String what, BooleanSupplier question, boolean onFailure) {
+        try {
+            return question.getAsBoolean();
+        } catch (RuntimeException x) {
+            failed(what, x);
+            return onFailure;
+        }
+    }
+
+    /**
+     * Asks an asynchronous question: {@code ask} is given a promise to complete once. A throw, a failed promise, or a
+     * null answer is logged and answered with {@code onFailure}; a second completion is ignored.
+     */
+    public void ask(String what, Consumer<Promise<Boolean>> ask, boolean onFailure, Consumer<Boolean> answer) {
+        AtomicBoolean done = new AtomicBoolean();
+        Promise<Boolean> promise = Promise.from(result -> {
+            if (done.compareAndSet(false, true)) {
+                answer.accept(result == null ? onFailure : result);
             }
-            return false;
+        }, failure -> {
+            if (done.compareAndSet(false, true)) {
+                failed(what, failure);
+                answer.accept(onFailure);
+            }
+        });
+        try {
+            ask.accept(promise);
+        } catch (RuntimeException x) {
+            promise.fail(x);
+        }
+    }
+
+    /** Logs a failure of application code: the first of each kind with its stack trace, later ones quietly. */
+    public void failed(String what, Throwable failure) {
+        String key = what + ":" + failure.getClass().getName();
+        if (logged.putIfAbsent(key, Boolean.TRUE) == null) {
+            LOG.warn("{} failed; skipped (logged once per kind of failure)", what, failure);
+        } else {
+            LOG.debug("{} failed again: {}", what, failure.toString());
         }
     }
 }

@@ -1,17 +1,23 @@
 package io.weft.server.internal.channel;
 
+import io.weft.server.api.Authorizer;
 import io.weft.server.api.ChannelId;
+import io.weft.server.api.Promise;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
 import io.weft.server.internal.session.SessionImpl;
 import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A channel in the tree: its subscribers and its children by segment. Reads (publishing) take no lock; structural
- * changes (adding a child, subscribing, being swept) synchronize on the node, and a swept node is marked
- * {@linkplain #isRemoved() removed} so that nobody attaches to it afterwards.
+ * A channel in the tree: its subscribers, listeners, authorizers and children by segment. Reads (publishing) take no
+ * lock; structural changes (adding a child, subscribing, being swept) synchronize on the node, and a swept node is
+ * marked {@linkplain #isRemoved() removed} so that nobody attaches to it afterwards. Listener and authorizer lists
+ * are created on first use.
  */
 public final class ChannelNode implements ServerChannel {
     private final ChannelTree tree;
@@ -20,7 +26,12 @@ public final class ChannelNode implements ServerChannel {
     private final String segment;
     private final ConcurrentHashMap<String, ChannelNode> children = new ConcurrentHashMap<>(2);
     private final Set<SessionImpl> subscribers = ConcurrentHashMap.newKeySet(2);
+    private volatile CopyOnWriteArrayList<Listener> listeners;
+    private volatile CopyOnWriteArrayList<Authorizer> authorizers;
     private volatile boolean persistent;
+    private volatile boolean lazy;
+    private volatile long lazyTimeout = -1;
+    private volatile Boolean broadcastToPublisher;
     private volatile boolean removed;
     private int idleSweeps;
 
@@ -52,12 +63,20 @@ public final class ChannelNode implements ServerChannel {
 
     @Override
     public boolean subscribe(ServerSession session) {
-        return tree.subscribe(id, (SessionImpl) session);
+        return tree.subscribe(id, (SessionImpl) session, null);
     }
 
     @Override
     public boolean unsubscribe(ServerSession session) {
-        return tree.unsubscribe(id, (SessionImpl) session);
+        return tree.unsubscribe(id, (SessionImpl) session, null);
+    }
+
+    @Override
+    public void publish(ServerSession from, Object data, Promise<Boolean> delivered) {
+        if (!id.isBroadcast() && !id.isService()) {
+            throw new IllegalArgumentException("cannot publish to " + id + ": not a broadcast or service channel");
+        }
+        tree.host().publish((SessionImpl) from, this, data, delivered);
     }
 
     /** Adds a subscriber unless this node has been swept; returns null if swept (retry from the tree). */
@@ -77,26 +96,118 @@ public final class ChannelNode implements ServerChannel {
         return children.get(name);
     }
 
-    /** The child for {@code name}, created if absent; null if this node has been swept (retry from the tree). */
-    synchronized ChannelNode childOrCreate(String name, ChannelId childId) {
+    /**
+     * The child for {@code name}, created if absent; null if this node has been swept (retry from the tree).
+     * {@code created[0]} is set when this call created it.
+     */
+    synchronized ChannelNode childOrCreate(String name, ChannelId childId, boolean[] created) {
         if (removed) {
             return null;
         }
         idleSweeps = 0;
-        return children.computeIfAbsent(name, n -> new ChannelNode(tree, childId, this, n));
+        return children.computeIfAbsent(name, n -> {
+            created[0] = true;
+            return new ChannelNode(tree, childId, this, n);
+        });
     }
 
     Iterable<ChannelNode> children() {
         return children.values();
     }
 
-    /** A persistent channel is never swept, even with no subscribers. */
+    @Override
+    public boolean isPersistent() {
+        return persistent;
+    }
+
+    @Override
     public void setPersistent(boolean persistent) {
         this.persistent = persistent;
     }
 
-    public boolean isPersistent() {
-        return persistent;
+    @Override
+    public boolean isLazy() {
+        return lazy;
+    }
+
+    @Override
+    public void setLazy(boolean lazy) {
+        this.lazy = lazy;
+    }
+
+    @Override
+    public long getLazyTimeout() {
+        long own = lazyTimeout;
+        long max = tree.host().options().maxLazyTimeout();
+        return own >= 0 ? Math.min(own, max) : max;
+    }
+
+    @Override
+    public void setLazyTimeout(long millis) {
+        this.lazyTimeout = millis;
+    }
+
+    @Override
+    public boolean isBroadcastToPublisher() {
+        Boolean own = broadcastToPublisher;
+        return own != null ? own : tree.host().options().broadcastToPublisher();
+    }
+
+    @Override
+    public void setBroadcastToPublisher(boolean broadcastToPublisher) {
+        this.broadcastToPublisher = broadcastToPublisher;
+    }
+
+    @Override
+    public void addListener(Listener listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (this) {
+            if (listeners == null) {
+                listeners = new CopyOnWriteArrayList<>();
+            }
+            idleSweeps = 0;
+        }
+        listeners.add(listener);
+    }
+
+    @Override
+    public void removeListener(Listener listener) {
+        CopyOnWriteArrayList<Listener> list = listeners;
+        if (list != null) {
+            list.remove(listener);
+        }
+    }
+
+    @Override
+    public List<Listener> getListeners() {
+        CopyOnWriteArrayList<Listener> list = listeners;
+        return list == null ? List.of() : list;
+    }
+
+    @Override
+    public void addAuthorizer(Authorizer authorizer) {
+        Objects.requireNonNull(authorizer, "authorizer");
+        synchronized (this) {
+            if (authorizers == null) {
+                authorizers = new CopyOnWriteArrayList<>();
+            }
+            idleSweeps = 0;
+        }
+        authorizers.add(authorizer);
+    }
+
+    @Override
+    public void removeAuthorizer(Authorizer authorizer) {
+        CopyOnWriteArrayList<Authorizer> list = authorizers;
+        if (list != null) {
+            list.remove(authorizer);
+        }
+    }
+
+    @Override
+    public List<Authorizer> getAuthorizers() {
+        CopyOnWriteArrayList<Authorizer> list = authorizers;
+        return list == null ? List.of() : list;
     }
 
     public boolean isRemoved() {
@@ -104,11 +215,14 @@ public final class ChannelNode implements ServerChannel {
     }
 
     /**
-     * One sweep's look at this (leaf) node: counts how many sweeps in a row it has been unused, and removes it from
-     * its parent once it has been unused for {@code sweepsBeforeRemoval}.
+     * One sweep's look at this (leaf) node: counts how many sweeps in a row it has been unused (no subscribers,
+     * listeners, authorizers or children, not persistent), and removes it from its parent once it has been unused
+     * for {@code sweepsBeforeRemoval}.
      */
     synchronized boolean sweep(int sweepsBeforeRemoval) {
-        if (persistent || !subscribers.isEmpty() || !children.isEmpty() || parent == null) {
+        boolean used = persistent || !subscribers.isEmpty() || !children.isEmpty() || !getListeners().isEmpty()
+                || !getAuthorizers().isEmpty();
+        if (used || parent == null) {
             idleSweeps = 0;
             return false;
         }

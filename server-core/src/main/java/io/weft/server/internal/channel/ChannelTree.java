@@ -1,6 +1,8 @@
 package io.weft.server.internal.channel;
 
 import io.weft.server.api.ChannelId;
+import io.weft.server.api.Message;
+import io.weft.server.api.ServerChannel;
 import io.weft.server.internal.session.SessionImpl;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,6 +20,15 @@ public final class ChannelTree {
     static final int SWEEPS_BEFORE_REMOVAL = 3;
 
     private final ChannelNode root = new ChannelNode(this, null, null, "");
+    private final ChannelHost host;
+
+    public ChannelTree(ChannelHost host) {
+        this.host = host;
+    }
+
+    ChannelHost host() {
+        return host;
+    }
 
     /** The node for {@code id}, or null if it does not exist. */
     public ChannelNode get(ChannelId id) {
@@ -30,6 +41,14 @@ public final class ChannelTree {
 
     /** The node for {@code id}, created with its ancestors if absent. */
     public ChannelNode getOrCreate(ChannelId id) {
+        return getOrCreate(id, channel -> { });
+    }
+
+    /**
+     * The node for {@code id}, created with its ancestors if absent; each node this call creates is passed to
+     * {@code initializer} (the requested one only) and then announced to channel listeners.
+     */
+    public ChannelNode getOrCreate(ChannelId id, Consumer<ServerChannel> initializer) {
         while (true) {
             ChannelNode node = root;
             StringBuilder path = new StringBuilder(id.id().length());
@@ -38,7 +57,15 @@ public final class ChannelTree {
                 path.append('/').append(segment);
                 ChannelNode child = node.child(segment);
                 if (child == null || child.isRemoved()) {
-                    child = node.childOrCreate(segment, i == id.depth() - 1 ? id : ChannelId.of(path.toString()));
+                    boolean last = i == id.depth() - 1;
+                    boolean[] created = new boolean[1];
+                    child = node.childOrCreate(segment, last ? id : ChannelId.of(path.toString()), created);
+                    if (created[0]) {
+                        if (last) {
+                            initializer.accept(child);
+                        }
+                        host.channelAdded(child);
+                    }
                 }
                 node = child;
             }
@@ -49,8 +76,12 @@ public final class ChannelTree {
         }
     }
 
-    /** Subscribes {@code session} to {@code id}; false if it already was, or the session has ended. */
-    public boolean subscribe(ChannelId id, SessionImpl session) {
+    /**
+     * Subscribes {@code session} to {@code id}; false if it already was, or the session has ended.
+     *
+     * @param message the subscribe message, for listeners; null when server code subscribes
+     */
+    public boolean subscribe(ChannelId id, SessionImpl session, Message message) {
         while (true) {
             ChannelNode node = getOrCreate(id);
             Boolean added = node.addSubscriber(session);
@@ -61,17 +92,62 @@ public final class ChannelTree {
                 node.removeSubscriber(session);
                 return false;
             }
+            if (added) {
+                host.subscribed(session, node, message);
+            }
             return added;
         }
     }
 
-    public boolean unsubscribe(ChannelId id, SessionImpl session) {
+    /** @param message the unsubscribe message, for listeners; null when server code unsubscribes */
+    public boolean unsubscribe(ChannelId id, SessionImpl session, Message message) {
         ChannelNode node = get(id);
         if (node == null) {
             return false;
         }
         session.removeSubscription(node);
-        return node.removeSubscriber(session);
+        boolean removed = node.removeSubscriber(session);
+        if (removed) {
+            host.unsubscribed(session, node, message);
+        }
+        return removed;
+    }
+
+    /**
+     * The nodes that match {@code channel} (a non-wildcard channel) whether or not they have subscribers, most
+     * specific first: the channel, its parent's {@code *}, then the {@code **} of each ancestor from the nearest.
+     * For listeners and authorizers.
+     */
+    public List<ChannelNode> matchingAll(ChannelId channel) {
+        List<ChannelNode> path = new ArrayList<>(channel.depth() + 1);
+        ChannelNode node = root;
+        path.add(root);
+        for (int i = 0; i < channel.depth() && node != null; i++) {
+            node = node.child(channel.segment(i));
+            if (node != null) {
+                path.add(node);
+            }
+        }
+        List<ChannelNode> result = new ArrayList<>(4);
+        if (path.size() == channel.depth() + 1) {
+            addIfPresent(result, path.get(path.size() - 1));
+        }
+        int parentDepth = channel.depth() - 1;
+        for (int depth = Math.min(parentDepth, path.size() - 1); depth >= 0; depth--) {
+            ChannelNode ancestor = path.get(depth);
+            if (depth == parentDepth) {
+                addIfPresent(result, ancestor.child(ChannelId.WILD));
+            }
+            addIfPresent(result, ancestor.child(ChannelId.DEEP_WILD));
+        }
+        return result;
+    }
+
+    private static void addIfPresent(List<ChannelNode> result, ChannelNode node) {
+        // A wildcard channel (a subscription to /a/*) is its own parent's wildcard: list it once.
+        if (node != null && !result.contains(node)) {
+            result.add(node);
+        }
     }
 
     /**
@@ -125,6 +201,7 @@ public final class ChannelTree {
         for (ChannelNode leaf : leaves) {
             if (leaf.sweep(SWEEPS_BEFORE_REMOVAL)) {
                 removed++;
+                host.channelRemoved(leaf);
             }
         }
         return removed;

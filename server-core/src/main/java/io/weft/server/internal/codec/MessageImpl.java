@@ -18,6 +18,7 @@ public final class MessageImpl implements Message.Mutable {
     private ChannelId channelId;
     private boolean channelParsed;
     private BayeuxError decodeError;
+    private Message associated;
     private volatile boolean frozen;
     private volatile byte[] json;
 
@@ -115,21 +116,28 @@ public final class MessageImpl implements Message.Mutable {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public Map<String, Object> getDataAsMap() {
-        return fields.get(DATA) instanceof Map<?, ?> map ? (Map<String, Object>) map : null;
+        return objectField(DATA);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public Map<String, Object> getExt() {
-        return fields.get(EXT) instanceof Map<?, ?> map ? (Map<String, Object>) map : null;
+        return objectField(EXT);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public Map<String, Object> getAdvice() {
-        return fields.get(ADVICE) instanceof Map<?, ?> map ? (Map<String, Object>) map : null;
+        return objectField(ADVICE);
+    }
+
+    /** An object field; read-only once frozen, since a frozen message is shared by every recipient. */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> objectField(String field) {
+        if (fields.get(field) instanceof Map<?, ?> map) {
+            Map<String, Object> typed = (Map<String, Object>) map;
+            return frozen ? Collections.unmodifiableMap(typed) : typed;
+        }
+        return null;
     }
 
     @Override
@@ -220,19 +228,25 @@ public final class MessageImpl implements Message.Mutable {
         return getObject(ADVICE, create);
     }
 
-    @SuppressWarnings("unchecked")
     private Map<String, Object> getObject(String field, boolean create) {
-        Object value = fields.get(field);
-        if (value instanceof Map<?, ?> map) {
-            return (Map<String, Object>) map;
-        }
-        if (!create) {
-            return null;
+        Map<String, Object> existing = objectField(field);
+        if (existing != null || !create) {
+            return existing;
         }
         checkMutable();
         Map<String, Object> created = new LinkedHashMap<>(4);
         fields.put(field, created);
         return created;
+    }
+
+    @Override
+    public Message getAssociated() {
+        return associated;
+    }
+
+    /** Marks this message as the reply to {@code request}. */
+    public void setAssociated(Message request) {
+        this.associated = request;
     }
 
     /** The raw field map, for the codec. */

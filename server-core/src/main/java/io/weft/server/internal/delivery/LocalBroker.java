@@ -12,14 +12,17 @@ import java.util.Set;
 
 /**
  * In-memory fan-out through the channel tree. A session subscribed through several matching channels
- * ({@code /a/b}, {@code /a/*}, {@code /**}) gets the message once.
+ * ({@code /a/b}, {@code /a/*}, {@code /**}) gets the message once. The published channel's own settings decide
+ * whether the publisher receives its message and whether the message is lazy.
  */
 public final class LocalBroker implements Broker {
     private final ChannelTree tree;
+    private final Delivery delivery;
     private final boolean broadcastToPublisher;
 
-    public LocalBroker(ChannelTree tree, boolean broadcastToPublisher) {
+    public LocalBroker(ChannelTree tree, Delivery delivery, boolean broadcastToPublisher) {
         this.tree = tree;
+        this.delivery = delivery;
         this.broadcastToPublisher = broadcastToPublisher;
     }
 
@@ -30,22 +33,23 @@ public final class LocalBroker implements Broker {
         if (nodes.isEmpty()) {
             return 0;
         }
-        SessionImpl skip = broadcastToPublisher ? null : publisher;
+        ChannelNode exact = tree.get(channel);
+        boolean toPublisher = exact == null ? broadcastToPublisher : exact.isBroadcastToPublisher();
+        long lazyTimeout = exact != null && exact.isLazy() ? exact.getLazyTimeout() : -1;
+        SessionImpl skip = toPublisher ? null : publisher;
+        Iterable<SessionImpl> recipients;
         if (nodes.size() == 1) {
-            return deliver(nodes.get(0).subscribers(), message, skip, wakes);
+            recipients = nodes.get(0).subscribers();
+        } else {
+            Set<SessionImpl> unique = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (ChannelNode node : nodes) {
+                unique.addAll(node.subscribers());
+            }
+            recipients = unique;
         }
-        Set<SessionImpl> recipients = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (ChannelNode node : nodes) {
-            recipients.addAll(node.subscribers());
-        }
-        return deliver(recipients, message, skip, wakes);
-    }
-
-    private static int deliver(Iterable<SessionImpl> recipients, MessageImpl message, SessionImpl skip, Wakes wakes) {
         int count = 0;
         for (SessionImpl session : recipients) {
-            if (session != skip && session.enqueue(message)) {
-                wakes.add(session);
+            if (session != skip && delivery.deliver(session, publisher, message, lazyTimeout, wakes)) {
                 count++;
             }
         }

@@ -3,8 +3,10 @@ package io.weft.server.internal.protocol;
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
+import io.weft.server.internal.ExtensionChain;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.delivery.Wakes;
+import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.spi.Connection;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +26,7 @@ final class BatchRun {
     private static final int COMPLETED = 2;
 
     private final Dispatcher dispatcher;
+    private final ExtensionChain extensions;
     private final Endpoint endpoint;
     private final List<Message.Mutable> batch;
     private final List<Message> replies;
@@ -32,10 +35,12 @@ final class BatchRun {
     private final Promise<Void> step = Promise.from(ok -> stepDone(), this::stepFailed);
     private int index;
     private MessageImpl current;
+    private SessionImpl session;
     private volatile boolean held;
 
-    BatchRun(Dispatcher dispatcher, Endpoint endpoint, List<Message.Mutable> batch) {
+    BatchRun(Dispatcher dispatcher, ExtensionChain extensions, Endpoint endpoint, List<Message.Mutable> batch) {
         this.dispatcher = dispatcher;
+        this.extensions = extensions;
         this.endpoint = endpoint;
         this.batch = batch;
         this.replies = new ArrayList<>(batch.size() + 2);
@@ -61,10 +66,25 @@ final class BatchRun {
         return wakes;
     }
 
-    void reply(Message reply) {
-        replies.add(reply);
+    /** The session of the message being handled (after the handshake, the new one); null if none. */
+    SessionImpl session() {
+        return session;
     }
 
+    void session(SessionImpl session) {
+        this.session = session;
+    }
+
+    /** Adds a reply to the current message, after the outgoing extensions (which may drop it). */
+    void reply(MessageImpl reply) {
+        reply.setAssociated(current);
+        MessageImpl outgoing = extensions.outgoing(null, session, reply);
+        if (outgoing != null) {
+            replies.add(outgoing);
+        }
+    }
+
+    /** Adds messages that have already been through the outgoing extensions (a connect reply and what it carries). */
     void replies(List<Message> messages) {
         replies.addAll(messages);
     }
@@ -78,6 +98,7 @@ final class BatchRun {
     void run() {
         while (index < batch.size()) {
             current = (MessageImpl) batch.get(index++);
+            session = null;
             state.set(HANDLING);
             try {
                 dispatcher.dispatch(this, current, step);

@@ -3,7 +3,6 @@ package io.weft.server.internal.protocol;
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
-import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.session.ConnectOutcome;
 import io.weft.server.internal.session.ConnectRequest;
@@ -12,25 +11,21 @@ import java.util.Map;
 
 /**
  * {@code /meta/connect}: the heartbeat, and on polling transports the carrier of deliveries. The session's state
- * machine decides whether to hold it; this handler prepares the reply and its advice.
+ * machine decides whether to hold it; this handler prepares the reply and its advice (the session's own timeout and
+ * interval, which may differ from the server's).
  */
 final class ConnectHandler implements MetaHandler {
-    private final ServerOptions options;
-
-    ConnectHandler(ServerOptions options) {
-        this.options = options;
-    }
-
     @Override
     public void handle(BatchRun run, MessageImpl request, SessionImpl session, Promise<Void> done) {
         MessageImpl reply = Replies.success(request);
-        Map<String, Object> advice = Replies.advice(Replies.RETRY, options.interval());
-        advice.put(Replies.TIMEOUT, options.timeout());
+        reply.setAssociated(request);
+        Map<String, Object> advice = Replies.advice(Replies.RETRY, session.getInterval());
+        advice.put(Replies.TIMEOUT, session.getTimeout());
         reply.put(Message.ADVICE, advice);
 
         boolean persistent = run.persistent();
         ConnectRequest connect = new ConnectRequest(run.endpoint(), persistent, run.connection().type(), reply,
-                holdMillis(request), persistent || run.batchSize() == 1,
+                holdMillis(request, session.getTimeout()), persistent || run.batchSize() == 1,
                 persistent ? null : run.connection().browserId());
         run.endpoint().bind(session);
         ConnectOutcome outcome = session.connect(connect);
@@ -39,10 +34,6 @@ final class ConnectHandler implements MetaHandler {
         } else if (outcome.isHeld()) {
             run.held();
         } else {
-            if (outcome.multipleClients()) {
-                advice.put(Replies.MULTIPLE_CLIENTS, true);
-                advice.put(Replies.INTERVAL, options.multiSessionInterval());
-            }
             run.replies(outcome.messages());
         }
         if (persistent) {
@@ -52,12 +43,12 @@ final class ConnectHandler implements MetaHandler {
         done.succeed(null);
     }
 
-    /** The server's timeout, or less if the client asks (the official clients send 0 on their first connect). */
-    private long holdMillis(Message request) {
+    /** The session's timeout, or less if the client asks (the official clients send 0 on their first connect). */
+    private static long holdMillis(Message request, long timeout) {
         Map<String, Object> advice = request.getAdvice();
         if (advice != null && advice.get(Replies.TIMEOUT) instanceof Number asked) {
-            return Math.max(0, Math.min(asked.longValue(), options.timeout()));
+            return Math.max(0, Math.min(asked.longValue(), timeout));
         }
-        return options.timeout();
+        return timeout;
     }
 }

@@ -3,16 +3,20 @@ package io.weft.server.internal.protocol;
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.ChannelId;
 import io.weft.server.api.Promise;
+import io.weft.server.internal.ExtensionChain;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Checks what every message must have (well-formed fields, a valid channel, a known session unless it is a
- * handshake) and routes it to the handler of its channel.
+ * handshake), runs the incoming extensions, and routes the message to the handler of its channel.
  */
 final class Dispatcher {
     private final SessionRegistry sessions;
+    private final ExtensionChain extensions;
     private final MetaHandler handshake;
     private final MetaHandler connect;
     private final MetaHandler subscribe;
@@ -20,15 +24,15 @@ final class Dispatcher {
     private final MetaHandler disconnect;
     private final MetaHandler publish;
 
-    Dispatcher(SessionRegistry sessions, MetaHandler handshake, MetaHandler connect, MetaHandler subscribe,
-            MetaHandler unsubscribe, MetaHandler disconnect, MetaHandler publish) {
-        this.sessions = sessions;
-        this.handshake = handshake;
-        this.connect = connect;
-        this.subscribe = subscribe;
-        this.unsubscribe = unsubscribe;
-        this.disconnect = disconnect;
-        this.publish = publish;
+    Dispatcher(EngineParts parts, Supplier<List<String>> connectionTypes) {
+        this.sessions = parts.sessions();
+        this.extensions = parts.extensions();
+        this.handshake = new HandshakeHandler(parts, connectionTypes);
+        this.connect = new ConnectHandler();
+        this.subscribe = new SubscribeHandler(parts);
+        this.unsubscribe = new UnsubscribeHandler(parts.tree());
+        this.disconnect = new DisconnectHandler(parts.sessions());
+        this.publish = new PublishHandler(parts);
     }
 
     void dispatch(BatchRun run, MessageImpl message, Promise<Void> done) {
@@ -39,24 +43,31 @@ final class Dispatcher {
             return;
         }
         String channel = message.getChannel();
-        if (channel.equals("/meta/handshake")) {
-            handshake.handle(run, message, null, done);
-            return;
-        }
-        SessionImpl session = sessions.lookup(message.getClientId(), run.connection().browserId());
-        if (session == null) {
+        boolean isHandshake = channel.equals("/meta/handshake");
+        SessionImpl session = isHandshake ? null
+                : sessions.lookup(message.getClientId(), run.connection().browserId());
+        if (!isHandshake && session == null) {
             run.reply(Replies.error(message, BayeuxError.SESSION_UNKNOWN));
             done.succeed(null);
             return;
         }
-        MetaHandler handler = switch (channel) {
-            case "/meta/connect" -> connect;
-            case "/meta/subscribe" -> subscribe;
-            case "/meta/unsubscribe" -> unsubscribe;
-            case "/meta/disconnect" -> disconnect;
-            default -> publish;
-        };
-        handler.handle(run, message, session, done);
+        run.session(session);
+        extensions.incoming(session, message, keep -> {
+            if (!keep) {
+                run.reply(Replies.error(message, BayeuxError.MESSAGE_DELETED));
+                done.succeed(null);
+                return;
+            }
+            MetaHandler handler = switch (channel) {
+                case "/meta/handshake" -> handshake;
+                case "/meta/connect" -> connect;
+                case "/meta/subscribe" -> subscribe;
+                case "/meta/unsubscribe" -> unsubscribe;
+                case "/meta/disconnect" -> disconnect;
+                default -> publish;
+            };
+            handler.handle(run, message, session, done);
+        });
     }
 
     private static BayeuxError validate(MessageImpl message) {

@@ -1,12 +1,9 @@
 package io.weft.server.internal.protocol;
 
-import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
-import io.weft.server.internal.channel.ChannelTree;
+import io.weft.server.internal.ExtensionChain;
 import io.weft.server.internal.codec.JsonCodec;
-import io.weft.server.internal.delivery.Broker;
-import io.weft.server.internal.session.SessionRegistry;
 import io.weft.server.spi.Codec;
 import io.weft.server.spi.Connection;
 import io.weft.server.spi.Engine;
@@ -18,20 +15,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class EngineImpl implements Engine {
     private final ServerOptions options;
     private final JsonCodec codec;
+    private final ExtensionChain extensions;
     private final CopyOnWriteArrayList<String> connectionTypes = new CopyOnWriteArrayList<>();
     private final Dispatcher dispatcher;
 
-    public EngineImpl(BayeuxServer server, JsonCodec codec, SessionRegistry sessions, ChannelTree tree, Broker broker) {
-        this.options = server.getOptions();
-        this.codec = codec;
-        Guard guard = new Guard();
-        this.dispatcher = new Dispatcher(sessions,
-                new HandshakeHandler(server, sessions, () -> List.copyOf(connectionTypes), guard),
-                new ConnectHandler(options),
-                new SubscribeHandler(server, tree, guard),
-                new UnsubscribeHandler(tree),
-                new DisconnectHandler(sessions),
-                new PublishHandler(server, broker, guard));
+    public EngineImpl(EngineParts parts) {
+        this.options = parts.server().getOptions();
+        this.codec = parts.codec();
+        this.extensions = parts.extensions();
+        this.dispatcher = new Dispatcher(parts, () -> List.copyOf(connectionTypes));
     }
 
     @Override
@@ -55,6 +47,6 @@ public final class EngineImpl implements Engine {
     }
 
     void process(Endpoint endpoint, List<Message.Mutable> batch) {
-        new BatchRun(dispatcher, endpoint, batch).run();
+        new BatchRun(dispatcher, extensions, endpoint, batch).run();
     }
 }

@@ -4,7 +4,8 @@ import io.weft.server.api.BayeuxError;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
-import io.weft.server.api.ServerOptions;
+import io.weft.server.internal.Guard;
+import io.weft.server.internal.Listeners;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;
@@ -15,43 +16,60 @@ import java.util.function.Supplier;
 /** {@code /meta/handshake}: a new session, if the security policy agrees, with the advice clients follow. */
 final class HandshakeHandler implements MetaHandler {
     static final String VERSION = "1.0";
+    /** The connection type of {@link io.weft.server.api.LocalSession}s, which the security policy is not asked about. */
+    static final String LOCAL = "local";
 
     private final BayeuxServer server;
     private final SessionRegistry sessions;
-    private final ServerOptions options;
-    private final Supplier<List<String>> connectionTypes;
+    private final Listeners listeners;
     private final Guard guard;
+    private final Supplier<List<String>> connectionTypes;
 
-    HandshakeHandler(BayeuxServer server, SessionRegistry sessions, Supplier<List<String>> connectionTypes, Guard guard) {
-        this.server = server;
-        this.sessions = sessions;
-        this.options = server.getOptions();
+    HandshakeHandler(EngineParts parts, Supplier<List<String>> connectionTypes) {
         this.connectionTypes = connectionTypes;
-        this.guard = guard;
+        this.server = parts.server();
+        this.sessions = parts.sessions();
+        this.listeners = parts.listeners();
+        this.guard = parts.guard();
     }
 
     @Override
     public void handle(BatchRun run, MessageImpl request, SessionImpl ignored, Promise<Void> done) {
-        SessionImpl session = sessions.newSession(run.connection().browserId());
-        if (!guard.allows("canHandshake", () -> server.getSecurityPolicy().canHandshake(server, session, request))) {
-            MessageImpl reply = Replies.error(request, BayeuxError.HANDSHAKE_DENIED);
-            reply.put(Message.ADVICE, Replies.advice(Replies.NONE, 0));
-            run.reply(reply);
+        boolean local = LOCAL.equals(run.connection().type());
+        SessionImpl session = sessions.newSession(run.connection().browserId(), local);
+        if (local) {
+            accept(run, request, session);
             done.succeed(null);
             return;
         }
+        guard.ask("security policy HANDSHAKE",
+                promise -> server.getSecurityPolicy().canHandshake(server, session, request, promise), false,
+                allowed -> {
+                    if (allowed) {
+                        accept(run, request, session);
+                    } else {
+                        MessageImpl reply = Replies.error(request, BayeuxError.HANDSHAKE_DENIED);
+                        reply.put(Message.ADVICE, Replies.advice(Replies.NONE, 0));
+                        run.reply(reply);
+                    }
+                    done.succeed(null);
+                });
+    }
+
+    private void accept(BatchRun run, MessageImpl request, SessionImpl session) {
         sessions.register(session);
         session.handshaken(run.endpoint(), run.persistent());
         run.endpoint().bind(session);
+        run.session(session);
+        listeners.sessionAdded(session, request);
 
         MessageImpl reply = Replies.success(request);
         reply.put(Message.VERSION, VERSION);
         reply.put(Message.SUPPORTED_CONNECTION_TYPES, connectionTypes.get());
         reply.setClientId(session.getId());
-        Map<String, Object> advice = Replies.advice(Replies.RETRY, options.interval());
-        advice.put(Replies.TIMEOUT, options.timeout());
+        Map<String, Object> advice = Replies.advice(Replies.RETRY, session.getInterval());
+        advice.put(Replies.TIMEOUT, session.getTimeout());
         reply.put(Message.ADVICE, advice);
         run.reply(reply);
-        done.succeed(null);
     }
 }

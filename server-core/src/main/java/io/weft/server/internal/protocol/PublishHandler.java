@@ -1,61 +1,88 @@
 package io.weft.server.internal.protocol;
 
+import io.weft.server.api.Authorizer;
 import io.weft.server.api.BayeuxError;
-import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ChannelId;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
+import io.weft.server.api.Service;
+import io.weft.server.internal.Guard;
 import io.weft.server.internal.codec.MessageImpl;
-import io.weft.server.internal.delivery.Broker;
+import io.weft.server.internal.delivery.Publisher;
 import io.weft.server.internal.session.SessionImpl;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
- * A message to any channel that is not a meta channel the engine handles. Broadcast channels fan out to their
- * subscribers (the publisher too, by default); {@code /service/**} channels go to the server only; the publisher is
- * acknowledged either way. The broadcast copy carries {@code channel}, {@code data} and {@code id}: the publisher's
- * {@code clientId} and {@code ext} stay private.
+ * A message to any channel that is not a meta channel the engine handles: authorized, then through the channel
+ * listeners, then broadcast (broadcast channels) or handed to the channel's {@link Service} ({@code /service/**}).
+ * The publisher is acknowledged; a service's answer is that acknowledgement's {@code data}.
  */
 final class PublishHandler implements MetaHandler {
-    private final BayeuxServer server;
-    private final Broker broker;
+    static final BayeuxError SERVICE_FAILED = new BayeuxError(500, null, "service_failed");
+
+    private final Authorization authorization;
+    private final Publisher publisher;
+    private final Function<ChannelId, Service> services;
     private final Guard guard;
 
-    PublishHandler(BayeuxServer server, Broker broker, Guard guard) {
-        this.server = server;
-        this.broker = broker;
-        this.guard = guard;
+    PublishHandler(EngineParts parts) {
+        this.authorization = new Authorization(parts.server(), parts.tree(), parts.guard());
+        this.publisher = parts.publisher();
+        this.services = parts.services();
+        this.guard = parts.guard();
     }
 
     @Override
     public void handle(BatchRun run, MessageImpl request, SessionImpl session, Promise<Void> done) {
         ChannelId channel = request.getChannelId();
-        BayeuxError error = null;
         if (channel.isWild()) {
-            error = BayeuxError.CHANNEL_INVALID;
-        } else if (!guard.allows("canPublish",
-                () -> server.getSecurityPolicy().canPublish(server, session, channel, request))) {
-            error = BayeuxError.PUBLISH_DENIED;
-        }
-        if (error != null) {
-            run.reply(Replies.error(request, error));
-            done.succeed(null);
+            finish(run, Replies.error(request, BayeuxError.CHANNEL_INVALID), done);
             return;
         }
-        if (channel.isBroadcast()) {
-            broker.publish(broadcastCopy(request), session, run.wakes());
-        }
-        run.reply(Replies.success(request));
-        done.succeed(null);
+        authorization.check(Authorizer.Operation.PUBLISH, session, channel, request, error -> {
+            if (error != null) {
+                finish(run, Replies.error(request, error), done);
+            } else {
+                publisher.publish(session, request, run.wakes(), delivered -> afterListeners(run, request, session,
+                        delivered, done));
+            }
+        });
     }
 
-    private static MessageImpl broadcastCopy(Message request) {
-        MessageImpl message = new MessageImpl();
-        message.setChannel(request.getChannel());
-        message.setData(request.getData());
-        Object id = request.get(Message.ID);
-        if (id != null) {
-            message.put(Message.ID, id);
+    private void afterListeners(BatchRun run, MessageImpl request, SessionImpl session, boolean delivered,
+            Promise<Void> done) {
+        if (!delivered) {
+            finish(run, Replies.error(request, BayeuxError.MESSAGE_DELETED), done);
+            return;
         }
-        return message.freeze();
+        Service service = request.getChannelId().isService() ? services.apply(request.getChannelId()) : null;
+        if (service == null) {
+            finish(run, Replies.success(request), done);
+            return;
+        }
+        AtomicBoolean answered = new AtomicBoolean();
+        Promise<Object> answer = Promise.from(data -> {
+            if (answered.compareAndSet(false, true)) {
+                MessageImpl reply = Replies.success(request);
+                reply.setData(data);
+                finish(run, reply, done);
+            }
+        }, failure -> {
+            if (answered.compareAndSet(false, true)) {
+                guard.failed("service on " + request.getChannel(), failure);
+                finish(run, Replies.error(request, SERVICE_FAILED), done);
+            }
+        });
+        try {
+            service.handle(session, request, answer);
+        } catch (RuntimeException x) {
+            answer.fail(x);
+        }
+    }
+
+    private static void finish(BatchRun run, MessageImpl reply, Promise<Void> done) {
+        run.reply(reply);
+        done.succeed(null);
     }
 }

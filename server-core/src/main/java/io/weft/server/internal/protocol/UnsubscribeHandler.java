@@ -25,7 +25,7 @@ final class UnsubscribeHandler implements MetaHandler {
             reply = Replies.error(request, error);
         } else {
             for (ChannelId channel : subscriptions.channels()) {
-                tree.unsubscribe(channel, session);
+                tree.unsubscribe(channel, session, request);
             }
             reply = Replies.success(request);
         }

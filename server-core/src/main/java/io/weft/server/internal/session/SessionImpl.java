@@ -1,56 +1,53 @@
 package io.weft.server.internal.session;
 
+import io.weft.server.api.EndReason;
+import io.weft.server.api.Extension;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerChannel;
-import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.codec.MessageImpl;
-import io.weft.server.spi.Scheduler;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One session: its bounded queue and the connect state machine that every transport shares.
- *
- * <pre>
- *            connect, nothing queued               delivery (carrying outlet) / timeout
- *   IDLE  ----------------------------&gt;  HELD  ------------------------------------------&gt;  IDLE
- *    |  ^      (persistent: even if queued)         reply = queued messages + connect reply,
- *    |  |                                           expiry armed at interval + maxInterval
- *    |  +-- connect with messages queued, timeout 0, or not alone in its request: answered at once
- *    +-- no connect before expiry --&gt; ENDED (timed out)
- * </pre>
- *
- * All state is guarded by {@code this}; calls out (outlets, channels, the registry's removal) happen after the lock
- * is released, so no lock is ever taken while this one is held except the registry's browser-slot map.
+ * One session: identity, browser binding, subscriptions, attributes, extensions and listeners. Its queue and connect
+ * state machine are its {@link Mailbox}. Collections a session may never use (attributes, extensions, listeners) are
+ * created on first use, so an idle session stays small.
  */
 public final class SessionImpl implements ServerSession {
     private final String id;
     private final SessionRegistry registry;
-    private final ServerOptions options;
-    private final Scheduler scheduler;
+    private final boolean local;
+    private final Mailbox mailbox;
+    private final AtomicInteger batchDepth = new AtomicInteger();
+    private final AtomicBoolean wakeDeferred = new AtomicBoolean();
 
-    private String browserId;
-    private String connectionType;
-    private ArrayDeque<Message> queue;
-    private long dropped;
-    private HeldConnect held;
-    private Outlet push;
-    private Scheduler.Task expiry;
-    private long expiryGeneration;
-    private Set<ChannelNode> subscriptions;
     private volatile boolean alive = true;
+    private String browserId;
+    private Set<ChannelNode> subscriptions;
+    private volatile Map<String, Object> attributes;
+    private volatile CopyOnWriteArrayList<Extension> extensions;
+    private volatile CopyOnWriteArrayList<Listener> listeners;
+    private volatile long timeout = -1;
+    private volatile long interval = -1;
+    private volatile long maxInterval = -1;
+    private volatile Boolean deliveryOnly;
+    private volatile AckTracker ackTracker;
 
-    SessionImpl(String id, String browserId, SessionRegistry registry) {
+    SessionImpl(String id, String browserId, SessionRegistry registry, boolean local) {
         this.id = id;
         this.browserId = browserId;
         this.registry = registry;
-        this.options = registry.options();
-        this.scheduler = registry.scheduler();
+        this.local = local;
+        this.mailbox = new Mailbox(this, registry);
     }
 
     @Override
@@ -64,8 +61,13 @@ public final class SessionImpl implements ServerSession {
     }
 
     @Override
-    public synchronized String getConnectionType() {
-        return connectionType;
+    public boolean isLocal() {
+        return local;
+    }
+
+    @Override
+    public String getConnectionType() {
+        return local ? "local" : mailbox.connectionType();
     }
 
     @Override
@@ -74,13 +76,26 @@ public final class SessionImpl implements ServerSession {
     }
 
     @Override
-    public synchronized int getQueueSize() {
-        return queue == null ? 0 : queue.size();
+    public int getQueueSize() {
+        return mailbox.size();
     }
 
     @Override
-    public synchronized long getDroppedMessages() {
-        return dropped;
+    public long getDroppedMessages() {
+        return mailbox.dropped();
+    }
+
+    @Override
+    public void deliver(ServerSession from, String channel, Object data) {
+        MessageImpl message = new MessageImpl();
+        message.setChannel(Objects.requireNonNull(channel, "channel"));
+        message.setData(data);
+        deliver(from, message);
+    }
+
+    @Override
+    public void deliver(ServerSession from, Message.Mutable message) {
+        registry.delivery().deliverTo(this, (SessionImpl) from, (MessageImpl) message);
     }
 
     @Override
@@ -100,155 +115,214 @@ public final class SessionImpl implements ServerSession {
         return browserId.equals(requestBrowserId);
     }
 
-    // ---- queue ----
+    // ---- extensions, listeners, attributes ----
+
+    @Override
+    public void addExtension(Extension extension) {
+        Objects.requireNonNull(extension, "extension");
+        synchronized (this) {
+            if (extensions == null) {
+                extensions = new CopyOnWriteArrayList<>();
+            }
+        }
+        extensions.add(extension);
+    }
+
+    @Override
+    public void removeExtension(Extension extension) {
+        CopyOnWriteArrayList<Extension> list = extensions;
+        if (list != null) {
+            list.remove(extension);
+        }
+    }
+
+    /** This session's extensions, in the order added. */
+    public List<Extension> extensions() {
+        CopyOnWriteArrayList<Extension> list = extensions;
+        return list == null ? List.of() : list;
+    }
+
+    @Override
+    public void addListener(Listener listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (this) {
+            if (listeners == null) {
+                listeners = new CopyOnWriteArrayList<>();
+            }
+        }
+        listeners.add(listener);
+    }
+
+    @Override
+    public void removeListener(Listener listener) {
+        CopyOnWriteArrayList<Listener> list = listeners;
+        if (list != null) {
+            list.remove(listener);
+        }
+    }
+
+    public List<Listener> listeners() {
+        CopyOnWriteArrayList<Listener> list = listeners;
+        return list == null ? List.of() : list;
+    }
+
+    @Override
+    public Object getAttribute(String name) {
+        Map<String, Object> map = attributes;
+        return map == null ? null : map.get(name);
+    }
+
+    @Override
+    public void setAttribute(String name, Object value) {
+        Objects.requireNonNull(name, "name");
+        if (value == null) {
+            removeAttribute(name);
+            return;
+        }
+        synchronized (this) {
+            if (attributes == null) {
+                attributes = new ConcurrentHashMap<>(4);
+            }
+        }
+        attributes.put(name, value);
+    }
+
+    @Override
+    public Object removeAttribute(String name) {
+        Map<String, Object> map = attributes;
+        return map == null ? null : map.remove(name);
+    }
+
+    @Override
+    public Set<String> getAttributeNames() {
+        Map<String, Object> map = attributes;
+        return map == null ? Set.of() : Set.copyOf(map.keySet());
+    }
+
+    // ---- per-session timing and delivery mode ----
+
+    @Override
+    public long getTimeout() {
+        return timeout >= 0 ? timeout : registry.options().timeout();
+    }
+
+    @Override
+    public void setTimeout(long millis) {
+        this.timeout = millis;
+    }
+
+    @Override
+    public long getInterval() {
+        return interval >= 0 ? interval : registry.options().interval();
+    }
+
+    @Override
+    public void setInterval(long millis) {
+        this.interval = millis;
+    }
+
+    @Override
+    public long getMaxInterval() {
+        return maxInterval >= 0 ? maxInterval : registry.options().maxInterval();
+    }
+
+    @Override
+    public void setMaxInterval(long millis) {
+        this.maxInterval = millis;
+    }
+
+    @Override
+    public boolean isMetaConnectDeliveryOnly() {
+        Boolean own = deliveryOnly;
+        return own != null ? own : registry.options().metaConnectDeliveryOnly();
+    }
+
+    @Override
+    public void setMetaConnectDeliveryOnly(boolean deliveryOnly) {
+        this.deliveryOnly = deliveryOnly;
+    }
+
+    /** Turns on the acknowledgement of {@code /meta/connect} batches for this session. */
+    public void enableAcks() {
+        setMetaConnectDeliveryOnly(true);
+        ackTracker = new AckTracker(registry.options().maxAckedBatches());
+    }
+
+    /** The acknowledgement state, or null if this session's client did not ask for acks. */
+    public AckTracker ackTracker() {
+        return ackTracker;
+    }
+
+    // ---- queue and connect state machine (see Mailbox) ----
 
     /**
      * Queues a message for this session without waking its transport; the caller wakes it (see {@link #wake()}),
      * usually once after a whole batch. Applies the overflow policy when the queue is full.
      *
-     * @return false if the message was not queued: the session has ended, or it overflowed under the
-     *     {@link ServerOptions.OverflowPolicy#DISCONNECT} policy and is being disconnected
+     * @return false if the message was not queued: the session has ended, or it overflowed under the disconnect
+     *     policy and has been disconnected
      */
     public boolean enqueue(Message message) {
-        boolean overflow = false;
-        synchronized (this) {
-            if (!alive) {
-                return false;
-            }
-            if (queue == null) {
-                queue = new ArrayDeque<>(8);
-            }
-            if (queue.size() >= options.maxQueue()) {
-                dropped++;
-                if (options.queueOverflow() == ServerOptions.OverflowPolicy.DROP_OLDEST) {
-                    queue.pollFirst();
-                } else {
-                    overflow = true;
-                }
-            }
-            if (!overflow) {
-                queue.addLast(message);
-            }
+        if (mailbox.full()) {
+            registry.notifyQueueFull(this, message);
         }
-        if (overflow) {
+        Mailbox.Offer offer = mailbox.offer(message);
+        if (offer == Mailbox.Offer.OVERFLOWED) {
             registry.remove(this, EndReason.QUEUE_FULL);
-            return false;
+        } else if (offer == Mailbox.Offer.QUEUED) {
+            registry.notifyQueued(this, message);
         }
-        return true;
+        return offer == Mailbox.Offer.QUEUED;
+    }
+
+    /** Puts messages back at the head of the queue, in order. */
+    public void requeueFront(List<Message> messages) {
+        mailbox.requeueFront(messages);
     }
 
     /**
      * Tells the transport that messages are queued: answers a held {@code /meta/connect} that carries the queue, or
-     * lets a persistent connection push.
+     * lets a persistent connection push. Inside a {@link #batch}, waits for its end.
      */
     public void wake() {
-        HeldConnect resumed = null;
-        List<Message> out = null;
-        Outlet pusher = null;
-        synchronized (this) {
-            if (!alive || queue == null || queue.isEmpty()) {
+        if (batchDepth.get() > 0) {
+            wakeDeferred.set(true);
+            if (batchDepth.get() > 0) {
                 return;
             }
-            if (held != null && held.carriesQueue) {
-                resumed = takeHeld();
-                out = drainWith(resumed.reply);
-                armExpiry(options.interval() + options.maxInterval());
-            } else if (push != null && !options.metaConnectDeliveryOnly()) {
-                pusher = push;
+        }
+        wakeDeferred.set(false);
+        mailbox.wake();
+    }
+
+    /** Wakes within {@code delayMillis} unless something wakes sooner: for lazy messages. */
+    public void wakeWithin(long delayMillis) {
+        mailbox.wakeWithin(delayMillis);
+    }
+
+    @Override
+    public void batch(Runnable batch) {
+        batchDepth.incrementAndGet();
+        try {
+            batch.run();
+        } finally {
+            if (batchDepth.decrementAndGet() == 0 && wakeDeferred.compareAndSet(true, false)) {
+                mailbox.wake();
             }
         }
-        if (resumed != null) {
-            releaseSlot(resumed);
-            resumed.outlet.deliver(out);
-        } else if (pusher != null) {
-            pusher.wake();
-        }
     }
 
-    /**
-     * Takes up to {@code max} queued messages for a persistent outlet that pushes; none if {@code outlet} is not
-     * this session's pushing connection, or messages only leave with {@code /meta/connect} replies.
-     */
-    public synchronized List<Message> drainForPush(Outlet outlet, int max) {
-        if (!alive || push != outlet || options.metaConnectDeliveryOnly() || queue == null || queue.isEmpty()) {
-            return List.of();
-        }
-        int count = Math.min(max, queue.size());
-        List<Message> messages = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            messages.add(queue.pollFirst());
-        }
-        return messages;
+    public List<Message> drainForPush(Outlet outlet, int max) {
+        return mailbox.drainForPush(outlet, max);
     }
-
-    // ---- connect state machine ----
 
     /**
      * Applies a {@code /meta/connect}.
      *
-     * @return what to send now (queued messages, if the outlet carries them, then the reply), or null if the connect
-     *     is held and will be answered through {@code request.outlet()} later
+     * @return what was decided (held, or the messages to send now), or null if the session has ended
      */
     public ConnectOutcome connect(ConnectRequest request) {
-        HeldConnect replaced;
-        ConnectOutcome outcome;
-        synchronized (this) {
-            if (!alive) {
-                return null;
-            }
-            connectionType = request.connectionType();
-            cancelExpiry();
-            replaced = takeHeld();
-            if (replaced != null) {
-                // Free the browser's slot before this connect asks for it: it replaces, it is not another tab.
-                releaseSlot(replaced);
-            }
-            push = request.persistent() ? request.outlet() : null;
-            boolean queued = queue != null && !queue.isEmpty();
-            boolean carries = !request.persistent() || options.metaConnectDeliveryOnly();
-            boolean hold = request.holdMillis() > 0 && request.mayHold() && !(carries && queued);
-            String slot = null;
-            boolean multipleClients = false;
-            if (hold && !request.persistent() && request.browserId() != null) {
-                if (registry.acquireBrowserSlot(request.browserId())) {
-                    slot = request.browserId();
-                } else {
-                    hold = false;
-                    multipleClients = true;
-                }
-            }
-            if (hold) {
-                HeldConnect connect = new HeldConnect(request.outlet(), request.reply(), carries, slot);
-                connect.timeout = scheduler.schedule(() -> heldTimedOut(connect), request.holdMillis());
-                held = connect;
-                outcome = ConnectOutcome.HELD;
-            } else {
-                List<Message> out = carries ? drainWith(request.reply()) : List.of(request.reply());
-                long wait = (multipleClients ? options.multiSessionInterval() : options.interval());
-                armExpiry(wait + options.maxInterval());
-                outcome = new ConnectOutcome(out, multipleClients);
-            }
-        }
-        if (replaced != null) {
-            // The client gave up on its previous connect: answer it with its bare reply, keeping queued messages
-            // for the new one.
-            replaced.outlet.deliver(List.of(replaced.reply));
-        }
-        return outcome;
-    }
-
-    private void heldTimedOut(HeldConnect connect) {
-        List<Message> out;
-        synchronized (this) {
-            if (held != connect) {
-                return;
-            }
-            held = null;
-            out = connect.carriesQueue ? drainWith(connect.reply) : List.of(connect.reply);
-            armExpiry(options.interval() + options.maxInterval());
-        }
-        releaseSlot(connect);
-        connect.outlet.deliver(out);
+        return mailbox.connect(request);
     }
 
     /**
@@ -256,80 +330,12 @@ public final class SessionImpl implements ServerSession {
      * longer pushes, and the session expires after {@code maxInterval} unless the client comes back.
      */
     public void detach(Outlet outlet) {
-        HeldConnect dropped = null;
-        synchronized (this) {
-            if (!alive) {
-                return;
-            }
-            if (push == outlet) {
-                push = null;
-            }
-            if (held != null && held.outlet == outlet) {
-                dropped = takeHeld();
-                armExpiry(options.maxInterval());
-            }
-        }
-        if (dropped != null) {
-            releaseSlot(dropped);
-        }
+        mailbox.detach(outlet);
     }
 
     /** Arms expiry for a session that has just handshaken: it must connect within interval + maxInterval. */
-    public synchronized void handshaken(Outlet outlet, boolean persistent) {
-        if (persistent) {
-            push = outlet;
-        }
-        armExpiry(options.interval() + options.maxInterval());
-    }
-
-    private HeldConnect takeHeld() {
-        HeldConnect connect = held;
-        if (connect != null) {
-            held = null;
-            if (connect.timeout != null) {
-                connect.timeout.cancel();
-            }
-        }
-        return connect;
-    }
-
-    private void releaseSlot(HeldConnect connect) {
-        if (connect.browserSlot != null) {
-            registry.releaseBrowserSlot(connect.browserSlot);
-        }
-    }
-
-    private List<Message> drainWith(MessageImpl reply) {
-        int size = queue == null ? 0 : queue.size();
-        List<Message> out = new ArrayList<>(size + 1);
-        for (int i = 0; i < size; i++) {
-            out.add(queue.pollFirst());
-        }
-        out.add(reply);
-        return out;
-    }
-
-    private void armExpiry(long delay) {
-        cancelExpiry();
-        long generation = ++expiryGeneration;
-        expiry = scheduler.schedule(() -> expire(generation), delay);
-    }
-
-    private void cancelExpiry() {
-        if (expiry != null) {
-            expiry.cancel();
-            expiry = null;
-        }
-        expiryGeneration++;
-    }
-
-    private void expire(long generation) {
-        synchronized (this) {
-            if (!alive || generation != expiryGeneration || held != null) {
-                return;
-            }
-        }
-        registry.remove(this, EndReason.TIMED_OUT);
+    public void handshaken(Outlet outlet, boolean persistent) {
+        mailbox.handshaken(outlet, persistent);
     }
 
     // ---- subscriptions and end ----
@@ -353,30 +359,36 @@ public final class SessionImpl implements ServerSession {
     }
 
     /** Marks the session ended; returns what the caller must release, or null if it had already ended. */
-    synchronized Ended end() {
-        if (!alive) {
+    Ended end() {
+        Mailbox.Ended box = mailbox.end();
+        if (box == null) {
             return null;
         }
-        alive = false;
-        cancelExpiry();
-        Ended ended = new Ended(takeHeld(), push, subscriptions == null ? List.of() : List.copyOf(subscriptions));
-        push = null;
-        subscriptions = null;
-        queue = null;
-        return ended;
+        List<ChannelNode> channels;
+        synchronized (this) {
+            alive = false;
+            channels = subscriptions == null ? List.of() : List.copyOf(subscriptions);
+            subscriptions = null;
+        }
+        return new Ended(box, channels);
     }
 
     void released(Ended ended) {
-        if (ended.held() != null) {
-            releaseSlot(ended.held());
-        }
+        mailbox.released(ended.box());
     }
 
-    record Ended(HeldConnect held, Outlet push, List<ChannelNode> subscriptions) {
+    record Ended(Mailbox.Ended box, List<ChannelNode> subscriptions) {
+        HeldConnect held() {
+            return box.held();
+        }
+
+        Outlet push() {
+            return box.push();
+        }
     }
 
     @Override
     public String toString() {
-        return "Session[" + id + "]";
+        return (local ? "LocalSession[" : "Session[") + id + "]";
     }
 }

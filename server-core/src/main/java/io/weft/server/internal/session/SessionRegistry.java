@@ -1,5 +1,6 @@
 package io.weft.server.internal.session;
 
+import io.weft.server.api.EndReason;
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
@@ -29,20 +30,32 @@ public final class SessionRegistry {
     private final SecureRandom random = new SecureRandom();
     private final ConcurrentHashMap<String, SessionImpl> sessions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Integer> browserSlots = new ConcurrentHashMap<>();
-    private volatile SessionEndListener endListener = (session, reason) -> { };
+    private volatile SessionHooks hooks;
 
     public SessionRegistry(ServerOptions options, Scheduler scheduler) {
         this.options = options;
         this.scheduler = scheduler;
     }
 
-    /** Told once for every session that ends, after it has left its channels. */
-    public interface SessionEndListener {
-        void ended(SessionImpl session, EndReason reason);
+    /** Connects sessions to the rest of the engine; set once, before the first session. */
+    public void setHooks(SessionHooks hooks) {
+        this.hooks = hooks;
     }
 
-    public void setEndListener(SessionEndListener listener) {
-        this.endListener = listener;
+    SessionHooks delivery() {
+        return hooks;
+    }
+
+    void beforeConnectReply(SessionImpl session, List<Message> out) {
+        hooks.beforeConnectReply(session, out);
+    }
+
+    void notifyQueued(SessionImpl session, Message message) {
+        hooks.queued(session, message);
+    }
+
+    void notifyQueueFull(SessionImpl session, Message message) {
+        hooks.queueFull(session, message);
     }
 
     ServerOptions options() {
@@ -57,11 +70,11 @@ public final class SessionRegistry {
      * A new session with a fresh id, bound to {@code browserId} if not null; not live until {@link #register}ed
      * (a handshake the security policy denies never becomes one).
      */
-    public SessionImpl newSession(String browserId) {
+    public SessionImpl newSession(String browserId, boolean local) {
         byte[] bytes = new byte[ID_BYTES];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        return new SessionImpl(id, browserId, this);
+        return new SessionImpl(id, browserId, this, local);
     }
 
     /** Makes a new session live. */
@@ -139,11 +152,7 @@ public final class SessionRegistry {
         session.released(ended);
         tellClient(ended, reason);
         LOG.debug("{} ended: {}", session, reason);
-        try {
-            endListener.ended(session, reason);
-        } catch (RuntimeException x) {
-            LOG.warn("session end listener failed for {}: {}", session, x.toString());
-        }
+        hooks.ended(session, reason, ended.subscriptions());
     }
 
     private static void tellClient(SessionImpl.Ended ended, EndReason reason) {

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ChannelId;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.internal.BayeuxServerImpl;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;
 import io.weft.server.testing.ManualScheduler;
@@ -17,11 +19,13 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class ChannelTreeTest {
-    private final ChannelTree tree = new ChannelTree();
-    private final SessionRegistry sessions = new SessionRegistry(ServerOptions.defaults(), new ManualScheduler());
+    private final BayeuxServerImpl server =
+            (BayeuxServerImpl) BayeuxServer.create(ServerOptions.defaults(), new ManualScheduler());
+    private final ChannelTree tree = server.tree();
+    private final SessionRegistry sessions = server.sessions();
 
     private SessionImpl session() {
-        SessionImpl session = sessions.newSession(null);
+        SessionImpl session = sessions.newSession(null, false);
         sessions.register(session);
         return session;
     }
@@ -33,7 +37,7 @@ class ChannelTreeTest {
     @Test
     void findsTheExactChannelAndEveryMatchingWildcard() {
         for (String channel : List.of("/a/b/c", "/a/b/*", "/a/b/**", "/a/**", "/**", "/a/*", "/a/b/c/d", "/x/**")) {
-            tree.subscribe(ChannelId.of(channel), session());
+            tree.subscribe(ChannelId.of(channel), session(), null);
         }
         assertEquals(Set.of("/a/b/c", "/a/b/*", "/a/b/**", "/a/**", "/**"), matching("/a/b/c"));
         assertEquals(Set.of("/a/*", "/a/**", "/**"), matching("/a/z"));
@@ -50,12 +54,12 @@ class ChannelTreeTest {
     void subscribeIsIdempotentAndUnsubscribeRemoves() {
         SessionImpl session = session();
         ChannelId channel = ChannelId.of("/a");
-        assertTrue(tree.subscribe(channel, session));
-        assertFalse(tree.subscribe(channel, session));
+        assertTrue(tree.subscribe(channel, session, null));
+        assertFalse(tree.subscribe(channel, session, null));
         assertEquals(1, tree.get(channel).subscribers().size());
         assertEquals(1, session.getSubscriptions().size());
-        assertTrue(tree.unsubscribe(channel, session));
-        assertFalse(tree.unsubscribe(channel, session));
+        assertTrue(tree.unsubscribe(channel, session, null));
+        assertFalse(tree.unsubscribe(channel, session, null));
         assertTrue(session.getSubscriptions().isEmpty());
     }
 
@@ -63,15 +67,15 @@ class ChannelTreeTest {
     void anEndedSessionCannotSubscribe() {
         SessionImpl session = session();
         session.disconnect();
-        assertFalse(tree.subscribe(ChannelId.of("/a"), session));
+        assertFalse(tree.subscribe(ChannelId.of("/a"), session, null));
         assertFalse(tree.get(ChannelId.of("/a")).hasSubscribers());
     }
 
     @Test
     void unusedChannelsAreSweptAfterSeveralSweepsLeavesFirst() {
         SessionImpl session = session();
-        tree.subscribe(ChannelId.of("/a/b"), session);
-        tree.unsubscribe(ChannelId.of("/a/b"), session);
+        tree.subscribe(ChannelId.of("/a/b"), session, null);
+        tree.unsubscribe(ChannelId.of("/a/b"), session, null);
         for (int i = 1; i < ChannelTree.SWEEPS_BEFORE_REMOVAL; i++) {
             assertEquals(0, tree.sweep());
         }
@@ -87,7 +91,7 @@ class ChannelTreeTest {
 
     @Test
     void channelsWithSubscribersOrPersistentAreKept() {
-        tree.subscribe(ChannelId.of("/kept"), session());
+        tree.subscribe(ChannelId.of("/kept"), session(), null);
         tree.getOrCreate(ChannelId.of("/persistent")).setPersistent(true);
         for (int i = 0; i < 10; i++) {
             tree.sweep();
@@ -104,7 +108,7 @@ class ChannelTreeTest {
             tree.sweep();
         }
         assertTrue(before.isRemoved());
-        assertTrue(tree.subscribe(ChannelId.of("/a"), session));
+        assertTrue(tree.subscribe(ChannelId.of("/a"), session, null));
         assertTrue(tree.get(ChannelId.of("/a")).hasSubscribers());
     }
 }

@@ -1,0 +1,26 @@
+package io.weft.server.internal.protocol;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ChannelId;
+import io.weft.server.api.Service;
+import io.weft.server.internal.ExtensionChain;
+import io.weft.server.internal.Guard;
+import io.weft.server.internal.Listeners;
+import io.weft.server.internal.channel.ChannelTree;
+import io.weft.server.internal.codec.JsonCodec;
+import io.weft.server.internal.delivery.Publisher;
+import io.weft.server.internal.session.SessionRegistry;
+import java.util.function.Function;
+
+/** The pieces of the server the protocol handlers work with, assembled once by the server. */
+public record EngineParts(
+        BayeuxServer server,
+        JsonCodec codec,
+        SessionRegistry sessions,
+        ChannelTree tree,
+        ExtensionChain extensions,
+        Publisher publisher,
+        Listeners listeners,
+        Guard guard,
+        Function<ChannelId, Service> services) {
+}

@@ -1,0 +1,337 @@
+package io.weft.server.internal.session;
+
+import io.weft.server.api.Message;
+import io.weft.server.api.ServerOptions;
+import io.weft.server.internal.codec.MessageImpl;
+import io.weft.server.spi.Scheduler;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A session's bounded queue and the connect state machine that every transport shares.
+ *
+ * <pre>
+ *            connect, nothing queued               delivery (carrying outlet) / timeout
+ *   IDLE  ----------------------------&gt;  HELD  ------------------------------------------&gt;  IDLE
+ *    |  ^      (persistent: even if queued)         reply = queued messages + connect reply,
+ *    |  |                                           expiry armed at interval + maxInterval
+ *    |  +-- connect with messages queued, timeout 0, or not alone in its request: answered at once
+ *    +-- no connect before expiry --&gt; ENDED (timed out)
+ * </pre>
+ *
+ * All state is guarded by {@code this}. Calls out (outlets, the reply hook, the registry's removal) happen after the
+ * lock is released; the only lock ever taken inside is the registry's browser-slot map.
+ */
+final class Mailbox {
+    private final SessionImpl session;
+    private final SessionRegistry registry;
+    private final ServerOptions options;
+    private final Scheduler scheduler;
+
+    private boolean alive = true;
+    private String connectionType;
+    private ArrayDeque<Message> queue;
+    private long dropped;
+    private HeldConnect held;
+    private Outlet push;
+    private Scheduler.Task expiry;
+    private long expiryGeneration;
+    private Scheduler.Task lazyWake;
+    private long lazyDue;
+
+    Mailbox(SessionImpl session, SessionRegistry registry) {
+        this.session = session;
+        this.registry = registry;
+        this.options = registry.options();
+        this.scheduler = registry.scheduler();
+    }
+
+    synchronized String connectionType() {
+        return connectionType;
+    }
+
+    synchronized int size() {
+        return queue == null ? 0 : queue.size();
+    }
+
+    synchronized long dropped() {
+        return dropped;
+    }
+
+    /** What {@link #offer} did. */
+    enum Offer { QUEUED, ENDED, OVERFLOWED }
+
+    /** Queues a message, dropping the oldest if full and the policy says so; wakes nothing. */
+    synchronized Offer offer(Message message) {
+        if (!alive) {
+            return Offer.ENDED;
+        }
+        if (queue == null) {
+            queue = new ArrayDeque<>(8);
+        }
+        if (queue.size() >= options.maxQueue()) {
+            dropped++;
+            if (options.queueOverflow() == ServerOptions.OverflowPolicy.DISCONNECT) {
+                return Offer.OVERFLOWED;
+            }
+            queue.pollFirst();
+        }
+        queue.addLast(message);
+        return Offer.QUEUED;
+    }
+
+    /** Puts messages back at the head of the queue, in order (the ack extension re-sending a lost batch). */
+    synchronized void requeueFront(List<Message> messages) {
+        if (!alive || messages.isEmpty()) {
+            return;
+        }
+        if (queue == null) {
+            queue = new ArrayDeque<>(messages.size() + 8);
+        }
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            queue.addFirst(messages.get(i));
+        }
+    }
+
+    boolean full() {
+        return size() >= options.maxQueue();
+    }
+
+    /**
+     * Answers a held {@code /meta/connect} that carries the queue, or lets a persistent connection push.
+     */
+    void wake() {
+        HeldConnect resumed = null;
+        List<Message> out = null;
+        Outlet pusher = null;
+        synchronized (this) {
+            cancelLazyWake();
+            if (!alive || queue == null || queue.isEmpty()) {
+                return;
+            }
+            if (held != null && held.carriesQueue) {
+                resumed = takeHeld();
+                out = drainWith(resumed.reply);
+                armExpiry(session.getInterval() + session.getMaxInterval());
+            } else if (push != null && !session.isMetaConnectDeliveryOnly()) {
+                pusher = push;
+            }
+        }
+        if (resumed != null) {
+            releaseSlot(resumed);
+            registry.beforeConnectReply(session, out);
+            resumed.outlet.deliver(out);
+        } else if (pusher != null) {
+            pusher.wake();
+        }
+    }
+
+    /** Wakes within {@code delayMillis} unless something wakes sooner: the lazy messages' deadline. */
+    void wakeWithin(long delayMillis) {
+        synchronized (this) {
+            long due = scheduler.now() + delayMillis;
+            if (!alive || (lazyWake != null && lazyDue <= due)) {
+                return;
+            }
+            cancelLazyWake();
+            lazyDue = due;
+            lazyWake = scheduler.schedule(this::wake, delayMillis);
+        }
+    }
+
+    private void cancelLazyWake() {
+        if (lazyWake != null) {
+            lazyWake.cancel();
+            lazyWake = null;
+        }
+    }
+
+    synchronized List<Message> drainForPush(Outlet outlet, int max) {
+        if (!alive || push != outlet || session.isMetaConnectDeliveryOnly() || queue == null || queue.isEmpty()) {
+            return List.of();
+        }
+        int count = Math.min(max, queue.size());
+        List<Message> messages = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            messages.add(queue.pollFirst());
+        }
+        return messages;
+    }
+
+    ConnectOutcome connect(ConnectRequest request) {
+        HeldConnect replaced;
+        ConnectOutcome outcome;
+        synchronized (this) {
+            if (!alive) {
+                return null;
+            }
+            connectionType = request.connectionType();
+            cancelExpiry();
+            replaced = takeHeld();
+            if (replaced != null) {
+                // Free the browser's slot before this connect asks for it: it replaces, it is not another tab.
+                releaseSlot(replaced);
+            }
+            push = request.persistent() ? request.outlet() : null;
+            boolean queued = queue != null && !queue.isEmpty();
+            boolean carries = !request.persistent() || session.isMetaConnectDeliveryOnly();
+            boolean hold = request.holdMillis() > 0 && request.mayHold() && !(carries && queued);
+            String slot = null;
+            boolean multipleClients = false;
+            if (hold && !request.persistent() && request.browserId() != null) {
+                if (registry.acquireBrowserSlot(request.browserId())) {
+                    slot = request.browserId();
+                } else {
+                    hold = false;
+                    multipleClients = true;
+                }
+            }
+            if (hold) {
+                HeldConnect connect = new HeldConnect(request.outlet(), request.reply(), carries, slot);
+                connect.timeout = scheduler.schedule(() -> heldTimedOut(connect), request.holdMillis());
+                held = connect;
+                outcome = ConnectOutcome.HELD;
+            } else {
+                if (multipleClients) {
+                    Map<String, Object> advice = request.reply().getAdvice(true);
+                    advice.put("multiple-clients", true);
+                    advice.put("interval", options.multiSessionInterval());
+                }
+                List<Message> out = carries ? drainWith(request.reply()) : new ArrayList<>(List.of(request.reply()));
+                long wait = multipleClients ? options.multiSessionInterval() : session.getInterval();
+                armExpiry(wait + session.getMaxInterval());
+                outcome = new ConnectOutcome(out, multipleClients);
+            }
+        }
+        if (replaced != null) {
+            // The client gave up on its previous connect: answer it with its bare reply, keeping queued messages
+            // for the new one.
+            List<Message> bare = new ArrayList<>(List.of(replaced.reply));
+            registry.beforeConnectReply(session, bare);
+            replaced.outlet.deliver(bare);
+        }
+        if (!outcome.isHeld()) {
+            registry.beforeConnectReply(session, outcome.messages());
+        }
+        return outcome;
+    }
+
+    private void heldTimedOut(HeldConnect connect) {
+        List<Message> out;
+        synchronized (this) {
+            if (held != connect) {
+                return;
+            }
+            held = null;
+            out = connect.carriesQueue ? drainWith(connect.reply) : new ArrayList<>(List.of(connect.reply));
+            armExpiry(session.getInterval() + session.getMaxInterval());
+        }
+        releaseSlot(connect);
+        registry.beforeConnectReply(session, out);
+        connect.outlet.deliver(out);
+    }
+
+    void detach(Outlet outlet) {
+        HeldConnect dropped = null;
+        synchronized (this) {
+            if (!alive) {
+                return;
+            }
+            if (push == outlet) {
+                push = null;
+            }
+            if (held != null && held.outlet == outlet) {
+                dropped = takeHeld();
+                armExpiry(session.getMaxInterval());
+            }
+        }
+        if (dropped != null) {
+            releaseSlot(dropped);
+        }
+    }
+
+    synchronized void handshaken(Outlet outlet, boolean persistent) {
+        if (persistent) {
+            push = outlet;
+        }
+        armExpiry(session.getInterval() + session.getMaxInterval());
+    }
+
+    private HeldConnect takeHeld() {
+        HeldConnect connect = held;
+        if (connect != null) {
+            held = null;
+            if (connect.timeout != null) {
+                connect.timeout.cancel();
+            }
+        }
+        return connect;
+    }
+
+    private void releaseSlot(HeldConnect connect) {
+        if (connect.browserSlot != null) {
+            registry.releaseBrowserSlot(connect.browserSlot);
+        }
+    }
+
+    private List<Message> drainWith(MessageImpl reply) {
+        int size = queue == null ? 0 : queue.size();
+        List<Message> out = new ArrayList<>(size + 1);
+        for (int i = 0; i < size; i++) {
+            out.add(queue.pollFirst());
+        }
+        out.add(reply);
+        return out;
+    }
+
+    private void armExpiry(long delay) {
+        cancelExpiry();
+        if (session.isLocal()) {
+            return;
+        }
+        long generation = ++expiryGeneration;
+        expiry = scheduler.schedule(() -> expire(generation), delay);
+    }
+
+    private void cancelExpiry() {
+        if (expiry != null) {
+            expiry.cancel();
+            expiry = null;
+        }
+        expiryGeneration++;
+    }
+
+    private void expire(long generation) {
+        synchronized (this) {
+            if (!alive || generation != expiryGeneration || held != null) {
+                return;
+            }
+        }
+        registry.remove(session, io.weft.server.api.EndReason.TIMED_OUT);
+    }
+
+    /** Ends the mailbox; returns the held connect and pushing outlet the caller must tell, or null if already ended. */
+    synchronized Ended end() {
+        if (!alive) {
+            return null;
+        }
+        alive = false;
+        cancelExpiry();
+        cancelLazyWake();
+        Ended ended = new Ended(takeHeld(), push);
+        push = null;
+        queue = null;
+        return ended;
+    }
+
+    void released(Ended ended) {
+        if (ended.held() != null) {
+            releaseSlot(ended.held());
+        }
+    }
+
+    record Ended(HeldConnect held, Outlet push) {
+    }
+}
