@@ -5,6 +5,7 @@ import io.weft.server.api.Promise;
 import io.weft.server.spi.Connection;
 import io.weft.server.spi.Inbound;
 import io.weft.server.spi.MessageDecodeException;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +13,6 @@ import java.util.List;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.StatusCode;
-import org.eclipse.jetty.websocket.api.exceptions.MessageTooLargeException;
 import org.eclipse.jetty.websocket.common.WebSocketSession;
 import org.eclipse.jetty.websocket.core.Frame;
 import org.eclipse.jetty.websocket.core.OpCode;
@@ -42,6 +42,8 @@ public final class WebSocketEndpoint implements Session.Listener.AutoDemanding, 
     private final String browserId;
     private final OwnSessions ownSessions;
     private volatile Session session;
+    /** Kept for log lines: Jetty no longer knows it once the socket has closed. */
+    private volatile SocketAddress remote;
     private volatile Inbound inbound;
 
     WebSocketEndpoint(WebSocketTransport transport, String browserId) {
@@ -103,6 +105,7 @@ public final class WebSocketEndpoint implements Session.Listener.AutoDemanding, 
     @Override
     public void onWebSocketOpen(Session session) {
         transport.configure(session);
+        this.remote = session.getRemoteSocketAddress();
         this.session = session;
         this.inbound = transport.engine().open(this);
     }
@@ -139,18 +142,18 @@ public final class WebSocketEndpoint implements Session.Listener.AutoDemanding, 
 
     @Override
     public void onWebSocketError(Throwable cause) {
-        if (cause instanceof MessageTooLargeException) {
-            // Jetty closes with 1009 itself; this is the one line the operator sees, without a stack trace.
-            LOG.info("closed websocket from {} (1009): {}", remote(), cause.getMessage());
-        } else {
-            LOG.debug("websocket from {} failed: {}", remote(), cause.toString());
-        }
+        LOG.debug("websocket from {} failed: {}", remote(), cause.toString());
         ended();
     }
 
     @Override
     public void onWebSocketClose(int statusCode, String reason, Callback callback) {
-        LOG.debug("websocket from {} closed: {} {}", remote(), statusCode, reason);
+        if (statusCode == StatusCode.MESSAGE_TOO_LARGE) {
+            // Jetty closed it (a frame or message over maxMessageSize): the one line the operator sees.
+            LOG.info("closed websocket from {} (1009): {}", remote(), reason);
+        } else {
+            LOG.debug("websocket from {} closed: {} {}", remote(), statusCode, reason);
+        }
         try {
             ended();
         } finally {
@@ -173,8 +176,8 @@ public final class WebSocketEndpoint implements Session.Listener.AutoDemanding, 
     }
 
     private Object remote() {
-        Session socket = session;
-        return socket == null ? "?" : socket.getRemoteSocketAddress();
+        SocketAddress address = remote;
+        return address == null ? "?" : address;
     }
 
     static String truncate(String reason) {

@@ -2,6 +2,7 @@ package io.weft.transport.websocket;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
+import io.weft.transport.websocket.examples.EmbeddedMount;
 import java.net.URI;
 import java.util.Collection;
 import org.eclipse.jetty.http.HttpStatus;
@@ -32,9 +33,8 @@ final class EmbeddedServer implements AutoCloseable {
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         jetty.addConnector(connector);
-        upgrades = WebSocketTransport.install(bayeux, jetty, PATH + "/*");
-        upgrades.setHandler(new NotFound());
-        jetty.setHandler(upgrades);
+        EmbeddedMount.mount(jetty, bayeux, new NotFound());
+        upgrades = (WebSocketUpgradeHandler) jetty.getHandler();
         jetty.start();
     }
 

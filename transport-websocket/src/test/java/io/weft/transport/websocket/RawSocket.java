@@ -5,6 +5,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.eclipse.jetty.websocket.api.Callback;
@@ -19,7 +20,7 @@ import org.eclipse.jetty.websocket.client.WebSocketClient;
 public final class RawSocket implements Session.Listener, Wire {
     private final Inbox inbox = new Inbox();
     private final CompletableFuture<Closed> closed = new CompletableFuture<>();
-    private volatile Consumer<List<Map<String, Object>>> listener = batch -> { };
+    private final List<Consumer<List<Map<String, Object>>>> listeners = new CopyOnWriteArrayList<>();
     private volatile Session session;
     private volatile boolean paused;
     private volatile boolean demandPending;
@@ -49,13 +50,16 @@ public final class RawSocket implements Session.Listener, Wire {
     @Override
     public void onWebSocketOpen(Session session) {
         this.session = session;
+        // The server's limits are under test, not the client's: let this client read whatever the server writes.
+        session.setMaxTextMessageSize(64L * 1024 * 1024);
+        session.setMaxFrameSize(64L * 1024 * 1024);
         session.demand();
     }
 
     @Override
     public void onWebSocketText(String text) {
         List<Map<String, Object>> batch = text.startsWith("[") ? Json.array(text) : Json.array("[" + text + "]");
-        listener.accept(batch);
+        listeners.forEach(listener -> listener.accept(batch));
         inbox.add(batch);
         synchronized (this) {
             if (paused) {
@@ -101,7 +105,7 @@ public final class RawSocket implements Session.Listener, Wire {
 
     @Override
     public void onReceive(Consumer<List<Map<String, Object>>> listener) {
-        this.listener = listener;
+        listeners.add(listener);
     }
 
     /** Stops reading from the socket once the current frame is handled: the server's writes back up. */

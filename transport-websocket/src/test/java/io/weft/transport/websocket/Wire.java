@@ -14,7 +14,10 @@ interface Wire extends AutoCloseable {
 
     Inbox inbox();
 
-    /** Called with every batch received, before it is added to the inbox (a client's connect loop hooks in here). */
+    /**
+     * Adds a listener called with every batch received, before the batch is added to the inbox (a client's connect
+     * loop hooks in here).
+     */
     void onReceive(Consumer<List<Map<String, Object>>> listener);
 
     @Override

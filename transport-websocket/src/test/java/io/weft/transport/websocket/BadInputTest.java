@@ -1,0 +1,165 @@
+package io.weft.transport.websocket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.server.api.ServerOptions;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.StatusCode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Bad input on a socket: the socket is closed with a reason (or the message gets an error reply), the operator gets
+ * one quiet line, and every other session carries on.
+ */
+@Timeout(30)
+class BadInputTest {
+    private static final int LIMIT = 4096;
+    private static Clients clients;
+    private EmbeddedServer server;
+    private ScriptedClient bystander;
+    private ScriptedClient listener;
+
+    @BeforeAll
+    static void startClients() throws Exception {
+        clients = new Clients();
+    }
+
+    @AfterAll
+    static void stopClients() throws Exception {
+        clients.close();
+    }
+
+    @BeforeEach
+    void start() throws Exception {
+        server = EmbeddedServer.start(ServerOptions.builder().maxMessageSize(LIMIT).build());
+        bystander = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri()));
+        bystander.handshake();
+        bystander.connect();
+        listener = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri()));
+        listener.handshake();
+        listener.connect();
+        listener.subscribe("/chat/room7");
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        bystander.close();
+        listener.close();
+        server.close();
+    }
+
+    /** Another session's conversation, after the bad input, goes on as if nothing happened. */
+    private void othersCarryOn(String text) {
+        assertEquals(true, bystander.publish("/chat/room7", text).get("successful"));
+        listener.awaitDelivery("/chat/room7", text);
+    }
+
+    private static String batchOfSize(int bytes) {
+        String head = "[{\"channel\":\"/chat/room7\",\"data\":\"";
+        String tail = "\"}]";
+        return head + "x".repeat(bytes - head.length() - tail.length()) + tail;
+    }
+
+    @Test
+    void frameOverTheLimitClosesWith1009AndOneQuietLogLine() throws Exception {
+        try (LogCapture log = new LogCapture();
+                ScriptedClient offender = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri()))) {
+            offender.handshake();
+            RawSocket socket = (RawSocket) offender.wire();
+
+            socket.send(batchOfSize(LIMIT + 1));
+
+            RawSocket.Closed closed = socket.awaitClose(5);
+            assertEquals(StatusCode.MESSAGE_TOO_LARGE, closed.code(), closed.toString());
+            othersCarryOn("after an oversized frame");
+            List<String> lines = log.await(WebSocketEndpoint.class, 1, 5);
+            assertEquals(1, lines.size(), lines.toString());
+            assertTrue(lines.get(0).contains("1009"), lines.get(0));
+            assertEquals(List.of(), log.loud());
+            assertNotNull(server.bayeux().getSession(offender.clientId()), "a closed socket does not end its session");
+        }
+    }
+
+    @Test
+    void frameAtTheLimitIsAccepted() throws Exception {
+        assertEquals(true, bystander.call(Map.of("channel", "/chat/room7", "id", "big", "clientId",
+                bystander.clientId(), "data", "x".repeat(LIMIT - 200))).get("successful"));
+    }
+
+    @Test
+    void limitAboveJettysDefaultsIsHonoured() throws Exception {
+        int limit = 256 * 1024;
+        try (EmbeddedServer big = EmbeddedServer.start(ServerOptions.builder().maxMessageSize(limit).build());
+                ScriptedClient client = new ScriptedClient(RawSocket.connect(clients.webSocket(), big.wsUri()))) {
+            client.handshake();
+            client.subscribe("/big");
+            String data = "y".repeat(200 * 1024);
+            assertEquals(true, client.publish("/big", data).get("successful"));
+            client.awaitDelivery("/big", data);
+        }
+    }
+
+    @Test
+    void textThatIsNotJsonClosesWith1003AndAReason() throws Exception {
+        try (LogCapture log = new LogCapture();
+                RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri())) {
+            socket.send("hello, is this Bayeux?");
+
+            RawSocket.Closed closed = socket.awaitClose(5);
+            assertEquals(StatusCode.BAD_DATA, closed.code(), closed.toString());
+            assertFalse(closed.reason() == null || closed.reason().isBlank(), "the close carries a reason");
+            othersCarryOn("after non-JSON text");
+            List<String> lines = log.await(WebSocketEndpoint.class, 1, 5);
+            assertEquals(1, lines.size(), lines.toString());
+            assertEquals(List.of(), log.loud());
+        }
+    }
+
+    @Test
+    void jsonThatIsNotABatchClosesWith1003() throws Exception {
+        try (RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri())) {
+            socket.send("\"just a string\"");
+            assertEquals(StatusCode.BAD_DATA, socket.awaitClose(5).code());
+            othersCarryOn("after a JSON string");
+        }
+    }
+
+    @Test
+    void binaryFrameClosesWith1003() throws Exception {
+        try (LogCapture log = new LogCapture();
+                RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri())) {
+            socket.session().sendBinary(ByteBuffer.wrap(new byte[] {1, 2, 3}), Callback.NOOP);
+
+            assertEquals(StatusCode.BAD_DATA, socket.awaitClose(5).code());
+            othersCarryOn("after a binary frame");
+            assertEquals(List.of(), log.loud());
+        }
+    }
+
+    @Test
+    void malformedMessageInAWellFormedBatchGetsAnErrorReplyAndTheSocketStaysOpen() throws Exception {
+        try (LogCapture log = new LogCapture();
+                ScriptedClient client = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri()))) {
+            client.handshake();
+            client.wire().send("[{\"channel\":\"/chat/room7\",\"id\":\"bad\",\"clientId\":42}]");
+
+            Map<String, Object> reply = client.inbox().take(Inbox.reply("/chat/room7", "bad"), 5, "error reply");
+            assertEquals(false, reply.get("successful"));
+            assertTrue(String.valueOf(reply.get("error")).startsWith("400:"), reply.toString());
+            assertTrue(((RawSocket) client.wire()).isOpen());
+            assertEquals(true, client.publish("/chat/room7", "still here").get("successful"));
+            assertEquals(List.of(), log.loud());
+        }
+    }
+}

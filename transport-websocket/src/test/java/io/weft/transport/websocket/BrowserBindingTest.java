@@ -1,0 +1,129 @@
+package io.weft.transport.websocket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The browser cookie on WebSocket upgrades: set when missing, a session bound to the cookie its client presents, and
+ * clients that never send cookies still resuming by clientId (the rule is in the module README).
+ */
+@Timeout(30)
+class BrowserBindingTest {
+    private static Clients clients;
+    private EmbeddedServer server;
+
+    @BeforeAll
+    static void startClients() throws Exception {
+        clients = new Clients();
+    }
+
+    @AfterAll
+    static void stopClients() throws Exception {
+        clients.close();
+    }
+
+    @BeforeEach
+    void startServer() throws Exception {
+        server = EmbeddedServer.start();
+    }
+
+    @AfterEach
+    void stopServer() throws Exception {
+        server.close();
+    }
+
+    private RawSocket socket(String cookie) throws Exception {
+        return RawSocket.connect(clients.webSocket(), server.wsUri(), cookie);
+    }
+
+    private static String cookieValue(List<String> setCookies) {
+        assertEquals(1, setCookies.size(), setCookies.toString());
+        String header = setCookies.get(0);
+        return header.substring("BAYEUX_BROWSER=".length(), header.indexOf(';'));
+    }
+
+    @Test
+    void upgradeWithoutTheCookieGetsOneSet() throws Exception {
+        try (RawSocket socket = socket(null)) {
+            List<String> setCookies = socket.setCookies();
+            assertEquals(1, setCookies.size(), setCookies.toString());
+            String header = setCookies.get(0);
+            assertTrue(header.matches("BAYEUX_BROWSER=[A-Za-z0-9_-]{24}; Path=/; HttpOnly; SameSite=Lax"), header);
+        }
+    }
+
+    @Test
+    void upgradeWithTheCookieGetsNoNewOne() throws Exception {
+        try (RawSocket socket = socket("BAYEUX_BROWSER=mine")) {
+            assertEquals(List.of(), socket.setCookies());
+        }
+    }
+
+    @Test
+    void clientThatNeverSendsCookiesKeepsResumingItsSessionByClientId() throws Exception {
+        String clientId;
+        try (ScriptedClient first = new ScriptedClient(socket(null))) {
+            first.handshake();
+            first.connect();
+            first.subscribe("/chat/room7");
+            clientId = first.clientId();
+        }
+        for (int reconnect = 0; reconnect < 2; reconnect++) {
+            try (ScriptedClient again = new ScriptedClient(socket(null)).resume(clientId)) {
+                assertEquals(true, again.connect().get("successful"), "reconnect " + reconnect);
+                assertEquals(true, again.publish("/chat/room7", "back " + reconnect).get("successful"));
+                again.awaitDelivery("/chat/room7", "back " + reconnect);
+            }
+        }
+    }
+
+    @Test
+    void sessionIsBoundToTheBrowserOnceItPresentsTheCookieItWasGiven() throws Exception {
+        String clientId;
+        String cookie;
+        try (ScriptedClient firstVisit = new ScriptedClient(socket(null))) {
+            firstVisit.handshake();
+            firstVisit.connect();
+            clientId = firstVisit.clientId();
+            cookie = "BAYEUX_BROWSER=" + cookieValue(((RawSocket) firstVisit.wire()).setCookies());
+        }
+        try (ScriptedClient reload = new ScriptedClient(socket(cookie)).resume(clientId)) {
+            assertEquals(true, reload.connect().get("successful"));
+        }
+        try (ScriptedClient cookieless = new ScriptedClient(socket(null)).resume(clientId);
+                ScriptedClient otherBrowser = new ScriptedClient(socket("BAYEUX_BROWSER=other")).resume(clientId);
+                ScriptedClient sameBrowser = new ScriptedClient(socket(cookie)).resume(clientId)) {
+            Map<String, Object> refused = cookieless.connect();
+            assertEquals("402::session_unknown", refused.get("error"), refused.toString());
+            assertEquals("402::session_unknown", otherBrowser.connect().get("error"));
+            assertEquals(true, sameBrowser.connect().get("successful"));
+        }
+    }
+
+    @Test
+    void socketsCannotTakeOverASessionCreatedByAnotherBrowser() throws Exception {
+        try (ScriptedClient owner = new ScriptedClient(socket("BAYEUX_BROWSER=owner"));
+                ScriptedClient intruder = new ScriptedClient(socket(null))) {
+            owner.handshake();
+            owner.connect();
+            owner.subscribe("/private");
+
+            intruder.resume(owner.clientId());
+            assertEquals("402::session_unknown", intruder.subscribe("/private").get("error"));
+            assertEquals("402::session_unknown", intruder.connect().get("error"));
+
+            // The owner's socket is still the one the session pushes to.
+            owner.publish("/private", "still mine");
+            owner.awaitDelivery("/private", "still mine");
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package io.weft.transport.websocket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ServerOptions;
+import io.weft.transport.websocket.examples.WarListener;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.ee11.websocket.server.config.JettyWebSocketServletContainerInitializer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.websocket.api.ExtensionConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The WAR mount: a web application on Jetty's ee11 Servlet container, its listener mounting websocket through
+ * {@code JettyWebSocketServerContainer}, and a servlet (standing in for long-polling) on the same path.
+ */
+@Timeout(30)
+class ServletMountTest {
+    private static Clients clients;
+    private Server jetty;
+    private ServletContextHandler context;
+
+    @BeforeAll
+    static void startClients() throws Exception {
+        clients = new Clients();
+    }
+
+    @AfterAll
+    static void stopClients() throws Exception {
+        clients.close();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (jetty != null) {
+            jetty.stop();
+        }
+    }
+
+    /** A web application at {@code /app}, deployed as Jetty deploys a WAR with the ee11-websocket-jetty module. */
+    private void deploy(ServerOptions options, boolean withWebSocketModule) throws Exception {
+        jetty = new Server();
+        ServerConnector connector = new ServerConnector(jetty);
+        connector.setHost("127.0.0.1");
+        jetty.addConnector(connector);
+        context = new ServletContextHandler("/app");
+        ServletHolder polling = new ServletHolder(new StandIn());
+        polling.setAsyncSupported(true);
+        context.addServlet(polling, "/cometd/*");
+        if (withWebSocketModule) {
+            JettyWebSocketServletContainerInitializer.configure(context, null);
+        }
+        context.addEventListener(new WarListener(options));
+        jetty.setHandler(context);
+        jetty.start();
+    }
+
+    private URI uri(String scheme) {
+        int port = ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
+        return URI.create(scheme + "://127.0.0.1:" + port + "/app/cometd");
+    }
+
+    private BayeuxServer bayeux() {
+        return (BayeuxServer) context.getServletContext().getAttribute(BayeuxServer.class.getName());
+    }
+
+    @Test
+    void conversationOverTheServletMount() throws Exception {
+        deploy(ServerOptions.defaults(), true);
+        try (ScriptedClient alice = new ScriptedClient(
+                        RawSocket.connect(clients.webSocket(), uri("ws"), "BAYEUX_BROWSER=alice"));
+                ScriptedClient bob = new ScriptedClient(RawSocket.connect(clients.webSocket(), uri("ws")))) {
+            assertEquals(List.of(), ((RawSocket) alice.wire()).setCookies());
+            assertEquals(1, ((RawSocket) bob.wire()).setCookies().size(), "a cookie for the browser that had none");
+            alice.handshake();
+            alice.connect();
+            alice.subscribe("/chat/room7");
+            bob.handshake();
+            bob.connect();
+            bob.publish("/chat/room7", "through the servlet container");
+            alice.awaitDelivery("/chat/room7", "through the servlet container");
+            assertNotNull(bayeux().getSession(alice.clientId()));
+
+            // The session is bound to alice's browser on this mount too.
+            try (ScriptedClient thief = new ScriptedClient(
+                    RawSocket.connect(clients.webSocket(), uri("ws"), "BAYEUX_BROWSER=thief"))) {
+                assertEquals("402::session_unknown", thief.resume(alice.clientId()).connect().get("error"));
+            }
+        }
+    }
+
+    @Test
+    void requestsThatAreNotUpgradesReachTheServlets() throws Exception {
+        deploy(ServerOptions.defaults(), true);
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(uri("http")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode());
+        assertEquals("long-polling answers here", response.body());
+    }
+
+    @Test
+    void deflateSwitchedOffOnTheServletMount() throws Exception {
+        deploy(ServerOptions.builder().webSocketDeflate(false).build(), true);
+        try (RawSocket socket = RawSocket.connect(clients.webSocket(), uri("ws"), null, "permessage-deflate")) {
+            List<String> negotiated = socket.session().getUpgradeResponse().getExtensions().stream()
+                    .map(ExtensionConfig::getName).toList();
+            assertEquals(List.of(), negotiated);
+        }
+    }
+
+    @Test
+    void mountingWithoutJettysWebSocketContainerSaysWhatIsMissing() {
+        try (BayeuxServer bayeux = BayeuxServer.create(ServerOptions.defaults())) {
+            IllegalStateException failure = assertThrows(IllegalStateException.class,
+                    () -> WebSocketServletMount.mount(new ServletContextHandler("/bare").getServletContext(), bayeux,
+                            "/cometd/*"));
+            assertTrue(failure.getMessage().contains("ee11-websocket-jetty"), failure.getMessage());
+        }
+    }
+
+    /** Stands in for the long-polling servlet. */
+    public static final class StandIn extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            response.setContentType("text/plain");
+            response.getWriter().write("long-polling answers here");
+        }
+    }
+}

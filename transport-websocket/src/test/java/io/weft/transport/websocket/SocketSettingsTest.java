@@ -1,0 +1,95 @@
+package io.weft.transport.websocket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.server.api.ServerOptions;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.websocket.api.ExtensionConfig;
+import org.eclipse.jetty.websocket.api.Session;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** How each socket is set up: compression, idle timeout, and what the upgrade handler lets through. */
+@Timeout(30)
+class SocketSettingsTest {
+    private static Clients clients;
+
+    @BeforeAll
+    static void startClients() throws Exception {
+        clients = new Clients();
+    }
+
+    @AfterAll
+    static void stopClients() throws Exception {
+        clients.close();
+    }
+
+    private static List<String> negotiated(RawSocket socket) {
+        return socket.session().getUpgradeResponse().getExtensions().stream().map(ExtensionConfig::getName).toList();
+    }
+
+    @Test
+    void permessageDeflateIsNegotiatedWhenTheClientOffersIt() throws Exception {
+        try (EmbeddedServer server = EmbeddedServer.start();
+                ScriptedClient client = new ScriptedClient(
+                        RawSocket.connect(clients.webSocket(), server.wsUri(), null, "permessage-deflate"))) {
+            assertEquals(List.of("permessage-deflate"), negotiated((RawSocket) client.wire()));
+            client.handshake();
+            client.subscribe("/z");
+            String data = "compressible ".repeat(1000);
+            client.publish("/z", data);
+            client.awaitDelivery("/z", data);
+        }
+    }
+
+    @Test
+    void permessageDeflateIsRefusedWhenSwitchedOff() throws Exception {
+        ServerOptions options = ServerOptions.builder().webSocketDeflate(false).build();
+        try (EmbeddedServer server = EmbeddedServer.start(options);
+                ScriptedClient client = new ScriptedClient(
+                        RawSocket.connect(clients.webSocket(), server.wsUri(), null, "permessage-deflate"))) {
+            assertEquals(List.of(), negotiated((RawSocket) client.wire()));
+            assertEquals(true, client.handshake().get("successful"));
+        }
+    }
+
+    @Test
+    void socketIdleTimeoutStaysAboveTheConnectTimeout() throws Exception {
+        ServerOptions options = ServerOptions.builder().timeout(1000).interval(0).maxInterval(1500).build();
+        try (EmbeddedServer server = EmbeddedServer.start(options);
+                ScriptedClient client = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri()))) {
+            client.handshake();
+            client.connect();
+            Session serverSide = server.openSockets().iterator().next();
+            assertEquals(Duration.ofMillis(2500), serverSide.getIdleTimeout());
+            assertTrue(serverSide.getIdleTimeout().toMillis() > options.timeout());
+
+            // Two held connects in a row end with their replies, on a socket still open.
+            for (int held = 0; held < 2; held++) {
+                Map<String, Object> reply = client.inbox().take(Inbox.channel("/meta/connect"), 5, "held connect");
+                assertEquals(true, reply.get("successful"), reply.toString());
+            }
+            assertTrue(((RawSocket) client.wire()).isOpen());
+        }
+    }
+
+    @Test
+    void requestsThatAreNotUpgradesReachTheNextHandler() throws Exception {
+        try (EmbeddedServer server = EmbeddedServer.start()) {
+            HttpResponse<String> response = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(server.httpUri()).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(404, response.statusCode());
+            assertTrue(response.body().contains("fell through"), response.body());
+            assertFalse(response.headers().firstValue("Set-Cookie").isPresent(), "only upgrades set the cookie here");
+        }
+    }
+}
