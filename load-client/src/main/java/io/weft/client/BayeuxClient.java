@@ -255,7 +255,9 @@ public final class BayeuxClient {
         if (!resubscribe.isEmpty()) {
             List<Wire.Outgoing> subscribes = new ArrayList<>();
             for (String channel : resubscribe) {
-                subscribes.add(new Wire.Outgoing(subscribeMessage(channel), Promise.from(
+                ClientMessage subscribe = subscribeMessage(channel);
+                subscribe.setClientId(connect.getClientId());
+                subscribes.add(new Wire.Outgoing(subscribe, Promise.from(
                         r -> logRefusedResubscribe(channel, r),
                         x -> LOG.debug("Resubscribing to {} failed: {}", channel, x.toString()))));
             }
@@ -363,15 +365,18 @@ public final class BayeuxClient {
             if (expected != generation || !isSessionActive()) {
                 return;
             }
-            if (reply.isSuccessful()) {
+            // The server's reconnect advice wins even on a successful reply: a session ended by the server gets
+            // its held connect answered successfully with reconnect: none.
+            String reconnect = advice.reconnectOf(reply.getAdvice());
+            if (reply.isSuccessful() && Advice.RETRY.equals(reconnect)) {
                 advice = advice.merge(reply.getAdvice());
                 state = State.CONNECTED;
                 backoff = 0;
                 next = schedule(this::nextConnect, advice.interval());
             } else {
-                String reconnect = advice.reconnectOf(reply.getAdvice());
                 if (Advice.NONE.equals(reconnect)) {
-                    next = terminate(new ReplyException(reply), null);
+                    next = terminate(reply.isSuccessful() ? new IOException("the server ended the session")
+                            : new ReplyException(reply), null);
                 } else if (Advice.HANDSHAKE.equals(reconnect)) {
                     next = rehandshake(interval(reply));
                 } else {
@@ -645,6 +650,20 @@ public final class BayeuxClient {
                 Wire.complete(disconnect, disconnectReply);
             }
         };
+    }
+
+    /** A meta message the server sent unasked: a {@code /meta/disconnect} means the server ended the session. */
+    void onUnsolicited(Message message) {
+        if (!"/meta/disconnect".equals(message.getChannel())) {
+            return;
+        }
+        Runnable aftermath = null;
+        synchronized (lock) {
+            if (isSessionActive()) {
+                aftermath = terminate(new IOException("the server ended the session"), null);
+            }
+        }
+        run(aftermath);
     }
 
     // ------------------------------------------------------------------------------------------------ helpers

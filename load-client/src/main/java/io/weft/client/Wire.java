@@ -113,6 +113,8 @@ final class Wire implements ClientTransport.Receiver {
                 PendingReplies.Pending entry = pending.take(message.getId());
                 if (entry != null) {
                     complete(entry.handler(), message);
+                } else if (message.isMeta()) {
+                    client.onUnsolicited(message);
                 }
                 if (message.isMeta()) {
                     listeners.dispatch(message);

@@ -1,0 +1,79 @@
+package io.weft.client;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ServerOptions;
+import io.weft.transport.websocket.WebSocketTransport;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
+
+/** A Weft server on embedded Jetty, loopback, port 0, at {@code /cometd}: websocket upgrades and long-polling. */
+final class TestServer implements AutoCloseable {
+    static final String PATH = "/cometd";
+
+    private final BayeuxServer bayeux;
+    private final Server jetty;
+
+    private TestServer(ServerOptions options, boolean webSocket) throws Exception {
+        bayeux = BayeuxServer.create(options);
+        jetty = new Server();
+        ServerConnector connector = new ServerConnector(jetty);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        jetty.addConnector(connector);
+        Handler polling = new NotFound();
+        if (webSocket) {
+            WebSocketUpgradeHandler upgrades = WebSocketTransport.install(bayeux, jetty, PATH + "/*");
+            upgrades.setHandler(polling);
+            jetty.setHandler(upgrades);
+        } else {
+            jetty.setHandler(polling);
+        }
+        jetty.start();
+    }
+
+    /** Both transports, with {@code options}. */
+    static TestServer start(ServerOptions options) throws Exception {
+        return new TestServer(options, true);
+    }
+
+    static TestServer start() throws Exception {
+        return start(ServerOptions.defaults());
+    }
+
+    /** Long-polling only: WebSocket upgrades on the path are not served. */
+    static TestServer withoutWebSocket() throws Exception {
+        return new TestServer(ServerOptions.defaults(), false);
+    }
+
+    BayeuxServer bayeux() {
+        return bayeux;
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + ((ServerConnector) jetty.getConnectors()[0]).getLocalPort() + PATH;
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            jetty.stop();
+        } finally {
+            bayeux.close();
+        }
+    }
+
+    /** Stands in for long-polling until that transport is mounted. */
+    static final class NotFound extends Handler.Abstract {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            Response.writeError(request, response, callback, HttpStatus.NOT_FOUND_404, "no long-polling here");
+            return true;
+        }
+    }
+}
