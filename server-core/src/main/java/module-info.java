@@ -1,6 +1,7 @@
 /**
  * Weft's Bayeux engine. Applications use {@code io.weft.server.api}; transports implement and call
- * {@code io.weft.server.spi}. Everything else is internal and not exported.
+ * {@code io.weft.server.spi}. The shipped extensions are in
+ * {@code io.weft.server.ext}. Everything else is internal and not exported.
  */
 module io.weft.server {
     requires transitive com.fasterxml.jackson.core;
@@ -8,5 +9,6 @@ module io.weft.server {
     requires org.slf4j;
 
     exports io.weft.server.api;
+    exports io.weft.server.ext;
     exports io.weft.server.spi;
 }

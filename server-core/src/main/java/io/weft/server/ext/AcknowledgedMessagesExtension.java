@@ -1,0 +1,55 @@
+package io.weft.server.ext;
+
+import io.weft.server.api.Extension;
+import io.weft.server.api.Message;
+import io.weft.server.api.ServerSession;
+import io.weft.server.internal.session.AckTracker;
+import io.weft.server.internal.session.SessionImpl;
+import java.util.Map;
+
+/**
+ * Reliable, ordered delivery for clients that ask for it: the server side of the official clients' AckExtension.
+ *
+ * <p>A client handshakes with {@code ext: {ack: true}}; the reply says {@code ext: {ack: true}} and from then on the
+ * session's messages travel only with {@code /meta/connect} replies, on every transport. Each such reply carries a
+ * batch id in {@code ext.ack}; the client's next {@code /meta/connect} sends back the last id it received. A batch
+ * the client did not acknowledge (its reply was lost with a dropped connection) is sent again, before anything
+ * newer, so nothing is lost or reordered while the session lives. At most
+ * {@link io.weft.server.api.ServerOptions#maxAckedBatches()} unacknowledged batches are kept per session.
+ *
+ * <p>Install once, server-wide: {@code server.addExtension(new AcknowledgedMessagesExtension())}. Stateless itself;
+ * the per-session state lives with each session.
+ */
+public final class AcknowledgedMessagesExtension implements Extension {
+    private static final String ACK = "ack";
+
+    public AcknowledgedMessagesExtension() {
+    }
+
+    @Override
+    public boolean incoming(ServerSession from, Message.Mutable message) {
+        if (from instanceof SessionImpl session && "/meta/connect".equals(message.getChannel())) {
+            AckTracker acks = session.ackTracker();
+            Map<String, Object> ext = message.getExt();
+            if (acks != null && ext != null && ext.get(ACK) instanceof Number lastReceived) {
+                session.requeueFront(acks.acknowledge(lastReceived.longValue()));
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public boolean outgoing(ServerSession from, ServerSession to, Message.Mutable message) {
+        if ("/meta/handshake".equals(message.getChannel()) && message.isSuccessful()
+                && to instanceof SessionImpl session && asked(message.getAssociated())) {
+            session.enableAcks();
+            message.getExt(true).put(ACK, true);
+        }
+        return true;
+    }
+
+    private static boolean asked(Message handshake) {
+        Map<String, Object> ext = handshake == null ? null : handshake.getExt();
+        return ext != null && Boolean.TRUE.equals(ext.get(ACK));
+    }
+}
