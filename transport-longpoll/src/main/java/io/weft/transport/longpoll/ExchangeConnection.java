@@ -1,0 +1,87 @@
+package io.weft.transport.longpoll;
+
+import io.weft.server.api.Message;
+import io.weft.server.api.Promise;
+import io.weft.server.spi.Codec;
+import io.weft.server.spi.Connection;
+import io.weft.server.spi.Inbound;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One HTTP exchange as the engine sees it: a one-shot {@link Connection} that answers with exactly one response,
+ * now or when its held {@code /meta/connect} ends, as a JSON array ({@code long-polling}) or a JSONP call
+ * ({@code callback-polling}).
+ */
+final class ExchangeConnection implements Connection {
+    static final String JSON_CONTENT_TYPE = "application/json;charset=UTF-8";
+
+    private final HttpExchange exchange;
+    private final Codec codec;
+    private final String type;
+    private final String callback;
+    private final String browserId;
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private volatile Inbound inbound;
+
+    /**
+     * @param callback the JSONP callback name for {@code callback-polling}, null for {@code long-polling}
+     * @param browserId the browser cookie's value
+     */
+    ExchangeConnection(HttpExchange exchange, Codec codec, String type, String callback, String browserId) {
+        this.exchange = exchange;
+        this.codec = codec;
+        this.type = type;
+        this.callback = callback;
+        this.browserId = browserId;
+    }
+
+    void attach(Inbound inbound) {
+        this.inbound = inbound;
+    }
+
+    @Override
+    public String type() {
+        return type;
+    }
+
+    @Override
+    public boolean isPersistent() {
+        return false;
+    }
+
+    @Override
+    public String browserId() {
+        return browserId;
+    }
+
+    @Override
+    public void send(List<Message> messages, Promise<Void> written) {
+        if (!ended.compareAndSet(false, true)) {
+            written.fail(new IllegalStateException("the client has gone"));
+            return;
+        }
+        byte[] json = codec.encode(messages);
+        if (callback == null) {
+            exchange.respond(200, JSON_CONTENT_TYPE, json, written);
+        } else {
+            exchange.respond(200, Jsonp.CONTENT_TYPE, Jsonp.wrap(callback, json), written);
+        }
+    }
+
+    /** The client went away before its response was written: drop the exchange and tell the engine. */
+    void clientGone(Throwable cause) {
+        if (ended.compareAndSet(false, true)) {
+            exchange.abort(cause);
+        }
+        Inbound attached = inbound;
+        if (attached != null) {
+            attached.closed();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return type + "@" + Integer.toHexString(System.identityHashCode(this));
+    }
+}

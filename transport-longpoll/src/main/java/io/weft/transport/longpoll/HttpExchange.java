@@ -1,0 +1,81 @@
+package io.weft.transport.longpoll;
+
+import io.weft.server.api.Promise;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One HTTP request and its response, as {@link PollingTransport} sees them: the whole surface an adapter (the Jetty
+ * core {@link LongPollingHandler}, the {@link LongPollingServlet}) implements. Adapters translate calls and nothing
+ * else; every decision (methods, parameters, limits, cookies, CORS, status codes) is the transport's.
+ *
+ * <p>The transport calls {@link #respond} or {@link #abort} exactly once, from any thread; response headers are set
+ * before that. Callbacks ({@link BodySink}, the {@code gone} listener) run on container threads and must not block.
+ */
+interface HttpExchange {
+    /** The request method, upper case. */
+    String method();
+
+    /** The first value of a request header, or null. */
+    String header(String name);
+
+    /** Every value of a request header, in order; empty if none. */
+    List<String> headers(String name);
+
+    /** The raw (still percent-encoded) query string, or null. */
+    String query();
+
+    /** {@code scheme://host[:port]} of this request as the server sees it, the default port left out. */
+    String serverOrigin();
+
+    /** The declared body length ({@code Content-Length}), or -1 if unknown. */
+    long contentLength();
+
+    /**
+     * Reads the body without blocking, chunk by chunk, into {@code sink}, until the sink refuses more, the body ends,
+     * or reading fails. Called at most once.
+     */
+    void readBody(BodySink sink);
+
+    /**
+     * Calls {@code gone} (once, on a container thread, with the cause) if the client goes away before the response
+     * is complete. Called once, before the request is handed to the engine.
+     */
+    void onClientGone(Consumer<Throwable> gone);
+
+    /**
+     * From now until {@link #respond} or {@link #abort}, for at most {@code millis}, the container's idle timeout must
+     * not end this exchange: the engine holds a {@code /meta/connect} for up to its timeout and answers it itself.
+     * A container that offers no such control ignores this (see the module README).
+     */
+    void holdIdleTimeout(long millis);
+
+    /** Adds a response header. */
+    void addHeader(String name, String value);
+
+    /**
+     * Sends the response and ends the exchange; {@code written} completes when the bytes are written or fails when
+     * they cannot be. Must not block.
+     */
+    void respond(int status, String contentType, byte[] body, Promise<Void> written);
+
+    /** Ends the exchange without a response: the client has gone. */
+    void abort(Throwable cause);
+
+    /** Receives a request body. Implemented by the transport; called by the adapter on container threads. */
+    interface BodySink {
+        /**
+         * Takes a chunk; its bytes must be copied before returning.
+         *
+         * @return whether to keep reading; false once the sink has answered the request (the body is too large)
+         */
+        boolean onData(ByteBuffer chunk);
+
+        /** The body has ended. */
+        void onEnd();
+
+        /** Reading failed (the client went away, or the container timed the read out). */
+        void onFailure(Throwable failure);
+    }
+}

@@ -1,0 +1,148 @@
+package io.weft.transport.longpoll;
+
+import io.weft.server.api.Promise;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.NanoTime;
+import org.eclipse.jetty.util.thread.Invocable;
+
+/**
+ * {@link HttpExchange} over a Jetty 12 core request: demand-driven reads, one asynchronous write, failure listeners and
+ * (on HTTP/1) the {@link ParkedConnectionWatch} for a client that goes away.
+ */
+final class JettyExchange implements HttpExchange {
+    private final Request request;
+    private final Response response;
+    private final Callback callback;
+    private final ParkedConnectionWatch watch;
+    private BodySink sink;
+    private volatile ParkedConnectionWatch.Probe probe;
+
+    JettyExchange(Request request, Response response, Callback callback, ParkedConnectionWatch watch) {
+        this.request = request;
+        this.response = response;
+        this.callback = callback;
+        this.watch = watch;
+    }
+
+    @Override
+    public String method() {
+        return request.getMethod();
+    }
+
+    @Override
+    public String header(String name) {
+        return request.getHeaders().get(name);
+    }
+
+    @Override
+    public List<String> headers(String name) {
+        return request.getHeaders().getValuesList(name);
+    }
+
+    @Override
+    public String query() {
+        return request.getHttpURI().getQuery();
+    }
+
+    @Override
+    public String serverOrigin() {
+        String scheme = request.getHttpURI().getScheme();
+        int port = Request.getServerPort(request);
+        boolean defaultPort = port <= 0 || ("http".equalsIgnoreCase(scheme) && port == 80)
+                || ("https".equalsIgnoreCase(scheme) && port == 443);
+        return scheme + "://" + Request.getServerName(request) + (defaultPort ? "" : ":" + port);
+    }
+
+    @Override
+    public long contentLength() {
+        return request.getLength();
+    }
+
+    @Override
+    public void readBody(BodySink sink) {
+        this.sink = sink;
+        read();
+    }
+
+    /** Reads what is available; when nothing is, asks to be called back once more content arrives. */
+    private void read() {
+        while (true) {
+            Content.Chunk chunk = request.read();
+            if (chunk == null) {
+                request.demand(this::read);
+                return;
+            }
+            if (Content.Chunk.isFailure(chunk)) {
+                sink.onFailure(chunk.getFailure());
+                return;
+            }
+            boolean more = !chunk.hasRemaining() || sink.onData(chunk.getByteBuffer());
+            boolean last = chunk.isLast();
+            chunk.release();
+            if (!more) {
+                return;
+            }
+            if (last) {
+                sink.onEnd();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void onClientGone(Consumer<Throwable> gone) {
+        request.addFailureListener(gone);
+        probe = watch.watch(request);
+    }
+
+    private void stopWatching() {
+        ParkedConnectionWatch.Probe watching = probe;
+        if (watching != null) {
+            watching.stop();
+        }
+    }
+
+    @Override
+    public void holdIdleTimeout(long millis) {
+        long start = NanoTime.now();
+        long limit = TimeUnit.MILLISECONDS.toNanos(millis);
+        // Jetty asks only while no read or write is pending; true lets the idle timeout fail the request.
+        request.addIdleTimeoutListener(timeout -> NanoTime.since(start) > limit);
+    }
+
+    @Override
+    public void addHeader(String name, String value) {
+        response.getHeaders().add(name, value);
+    }
+
+    @Override
+    public void respond(int status, String contentType, byte[] body, Promise<Void> written) {
+        stopWatching();
+        response.setStatus(status);
+        if (contentType != null) {
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        }
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+        response.write(true, ByteBuffer.wrap(body), Callback.from(Invocable.InvocationType.NON_BLOCKING, () -> {
+            callback.succeeded();
+            written.succeed(null);
+        }, failure -> {
+            callback.failed(failure);
+            written.fail(failure);
+        }));
+    }
+
+    @Override
+    public void abort(Throwable cause) {
+        stopWatching();
+        callback.failed(cause);
+    }
+}

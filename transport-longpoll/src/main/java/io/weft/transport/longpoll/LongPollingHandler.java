@@ -1,0 +1,32 @@
+package io.weft.transport.longpoll;
+
+import io.weft.server.api.BayeuxServer;
+import java.util.Objects;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The {@code long-polling} and {@code callback-polling} transports as a Jetty 12 core {@link Handler}, for embedded
+ * servers: every request that reaches it is a Bayeux request. Mount it under the path the clients use, for example
+ * {@code new ContextHandler(new LongPollingHandler(bayeux), "/cometd")}.
+ *
+ * <p>Jetty calls {@link #handle} on its own threads; it never blocks, and a held {@code /meta/connect} keeps no thread
+ * (only its connection and a little state) until the engine answers it. Thread-safe.
+ */
+public final class LongPollingHandler extends Handler.Abstract {
+    private final PollingTransport transport;
+    private final ParkedConnectionWatch watch = new ParkedConnectionWatch();
+
+    /** Mounts the polling transports on {@code server}: its handshake replies will announce them. */
+    public LongPollingHandler(BayeuxServer server) {
+        this.transport = new PollingTransport(Objects.requireNonNull(server, "server").engine());
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        transport.handle(new JettyExchange(request, response, callback, watch));
+        return true;
+    }
+}

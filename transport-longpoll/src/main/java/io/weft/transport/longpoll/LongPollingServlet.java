@@ -1,0 +1,113 @@
+package io.weft.transport.longpoll;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ServerOptions;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code long-polling} and {@code callback-polling} transports as an asynchronous Servlet (Servlet 6.0 API), for
+ * WARs and Servlet applications. Map it to the path the clients use ({@code /cometd/*}) with async support on.
+ *
+ * <p>The {@link BayeuxServer} is the one given to the constructor; otherwise the one found in the servlet context
+ * attribute {@link #BAYEUX_SERVER_ATTRIBUTE} (put there by the application, typically from a
+ * {@code ServletContextListener}); otherwise the servlet creates one with {@link ServerOptions#defaults()}, publishes it
+ * under that attribute for the application to use, and closes it when the servlet is destroyed.
+ *
+ * <p>The container calls {@link #service} on its threads; it never blocks: reads and writes are non-blocking and a
+ * held {@code /meta/connect} keeps no thread. The Servlet API gives no control over the connection's idle timeout:
+ * keep {@link ServerOptions#timeout()} below the connector's idle timeout (see the module README).
+ */
+public final class LongPollingServlet extends HttpServlet {
+    /** The servlet context attribute that holds the {@link BayeuxServer}: the interface's class name. */
+    public static final String BAYEUX_SERVER_ATTRIBUTE = BayeuxServer.class.getName();
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(LongPollingServlet.class);
+
+    private transient BayeuxServer server;
+    private transient boolean owned;
+    private transient PollingTransport transport;
+    private transient ParkedConnectionWatch watch;
+
+    /** For web.xml and annotations: the server is found in, or published to, the servlet context. */
+    public LongPollingServlet() {
+    }
+
+    /** Serves {@code server}, which the caller owns and closes. */
+    public LongPollingServlet(BayeuxServer server) {
+        this.server = Objects.requireNonNull(server, "server");
+    }
+
+    @Override
+    public void init() throws ServletException {
+        ServletContext context = getServletContext();
+        if (server == null) {
+            Object found = context.getAttribute(BAYEUX_SERVER_ATTRIBUTE);
+            if (found instanceof BayeuxServer bayeux) {
+                server = bayeux;
+            } else if (found != null) {
+                throw new ServletException(BAYEUX_SERVER_ATTRIBUTE + " is not a BayeuxServer: " + found.getClass());
+            } else {
+                server = BayeuxServer.create(ServerOptions.defaults());
+                owned = true;
+                context.setAttribute(BAYEUX_SERVER_ATTRIBUTE, server);
+            }
+        }
+        transport = new PollingTransport(server.engine());
+        try {
+            watch = new ParkedConnectionWatch();
+        } catch (LinkageError x) {
+            LOG.debug("no Jetty classes: a client that closes its connection is noticed when the container says so");
+            watch = null;
+        }
+    }
+
+    /** The server this servlet serves; null before {@link #init()}. */
+    public BayeuxServer getBayeuxServer() {
+        return server;
+    }
+
+    @Override
+    public void destroy() {
+        if (owned) {
+            getServletContext().removeAttribute(BAYEUX_SERVER_ATTRIBUTE);
+            server.close();
+        }
+    }
+
+    /** On Jetty, what watches this request's connection for a client that closes it; null elsewhere. */
+    private Supplier<Runnable> watcher(HttpServletRequest request) {
+        ParkedConnectionWatch jetty = watch;
+        if (jetty == null) {
+            return null;
+        }
+        try {
+            return jetty.watcher(request);
+        } catch (LinkageError x) {
+            watch = null;
+            LOG.debug("not on Jetty 12: a client that closes its connection is noticed when the container says so");
+            return null;
+        }
+    }
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (!request.isAsyncSupported()) {
+            LOG.error("{} is mapped without async support; set asyncSupported=true", getServletName());
+            response.sendError(500, "the Bayeux servlet needs async support");
+            return;
+        }
+        AsyncContext async = request.startAsync();
+        transport.handle(new ServletExchange(request, response, async, watcher(request)));
+    }
+}

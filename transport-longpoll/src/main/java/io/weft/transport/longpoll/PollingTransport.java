@@ -1,0 +1,216 @@
+package io.weft.transport.longpoll;
+
+import io.weft.server.api.Message;
+import io.weft.server.api.Promise;
+import io.weft.server.api.ServerOptions;
+import io.weft.server.spi.Engine;
+import io.weft.server.spi.Inbound;
+import io.weft.server.spi.MessageDecodeException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HTTP long-polling ({@code long-polling}) and JSONP ({@code callback-polling}): the one implementation behind both
+ * adapters. It turns an {@link HttpExchange} into a batch for the engine and the engine's answer into a response:
+ *
+ * <pre>
+ * OPTIONS                  CORS preflight
+ * POST application/json    body = JSON batch                         long-polling
+ * POST form-urlencoded     message=&lt;JSON batch&gt;[&amp;jsonp=callback]      long-polling, or callback-polling with jsonp
+ * GET  ?jsonp=cb&amp;message=  the official JavaScript client's JSONP     callback-polling, answered cb([...])
+ * </pre>
+ *
+ * Every protocol decision past that (holding {@code /meta/connect}, browser binding, advice) is the engine's. Bad
+ * input ends here with a 4xx and a one-line reason, logged at DEBUG. Thread-safe; {@link #handle} does not block.
+ */
+final class PollingTransport {
+    static final String LONG_POLLING = "long-polling";
+    static final String CALLBACK_POLLING = "callback-polling";
+    /** How long past the engine's own timeout a held exchange is kept from the container's idle timeout. */
+    static final long IDLE_GRACE_MILLIS = 10_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(PollingTransport.class);
+    private static final String TEXT = "text/plain;charset=UTF-8";
+    private static final Promise<Void> IGNORE = Promise.noop();
+
+    private final Engine engine;
+    private final ServerOptions options;
+    private final BrowserIds browserIds;
+    private final Cors cors;
+
+    PollingTransport(Engine engine) {
+        this.engine = engine;
+        this.options = engine.options();
+        this.browserIds = new BrowserIds(options.browserCookie());
+        this.cors = new Cors(options);
+        engine.addConnectionType(LONG_POLLING);
+        engine.addConnectionType(CALLBACK_POLLING);
+    }
+
+    /** Serves one request; the response may be written later, from another thread. */
+    void handle(HttpExchange exchange) {
+        if (!cors.admit(exchange)) {
+            reject(exchange, 403, "origin not allowed: " + exchange.header("Origin"));
+            return;
+        }
+        switch (exchange.method()) {
+            case "POST" -> post(exchange);
+            case "GET" -> get(exchange);
+            case "OPTIONS" -> preflight(exchange);
+            default -> {
+                exchange.addHeader("Allow", Cors.ALLOWED_METHODS);
+                reject(exchange, 405, "method not allowed: " + exchange.method());
+            }
+        }
+    }
+
+    private void preflight(HttpExchange exchange) {
+        cors.preflight(exchange);
+        exchange.addHeader("Allow", Cors.ALLOWED_METHODS);
+        exchange.respond(204, null, new byte[0], IGNORE);
+    }
+
+    private void get(HttpExchange exchange) {
+        FormParameters parameters = parameters(exchange, exchange.query());
+        if (parameters == null) {
+            return;
+        }
+        String callback = parameters.first("jsonp");
+        if (callback == null) {
+            reject(exchange, 400, "a GET must carry the jsonp and message parameters (callback-polling)");
+            return;
+        }
+        dispatch(exchange, parameters.all("message"), callback);
+    }
+
+    private void post(HttpExchange exchange) {
+        long declared = exchange.contentLength();
+        if (declared > options.maxMessageSize()) {
+            tooLarge(exchange);
+            return;
+        }
+        exchange.readBody(new BodyCollector(options.maxMessageSize(), declared, new BodyCollector.Outcome() {
+            @Override
+            public void body(byte[] bytes, int length) {
+                posted(exchange, bytes, length);
+            }
+
+            @Override
+            public void tooLarge() {
+                PollingTransport.this.tooLarge(exchange);
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                LOG.debug("request body not read: {}", failure.toString());
+                exchange.abort(failure);
+            }
+        }));
+    }
+
+    private void posted(HttpExchange exchange, byte[] bytes, int length) {
+        FormParameters query = parameters(exchange, exchange.query());
+        if (query == null) {
+            return;
+        }
+        String contentType = exchange.header("Content-Type");
+        if (contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("application/x-www-form-urlencoded")) {
+            FormParameters form = parameters(exchange, new String(bytes, 0, length, StandardCharsets.UTF_8));
+            if (form == null) {
+                return;
+            }
+            FormParameters all = query.and(form);
+            dispatch(exchange, all.all("message"), all.first("jsonp"));
+            return;
+        }
+        List<Message.Mutable> batch;
+        try {
+            batch = engine.codec().decode(bytes, 0, length);
+        } catch (MessageDecodeException x) {
+            reject(exchange, 400, x.getMessage());
+            return;
+        }
+        start(exchange, query.first("jsonp"), batch);
+    }
+
+    /** Decodes the {@code message} parameters (each a batch; they are concatenated) and starts the exchange. */
+    private void dispatch(HttpExchange exchange, List<String> messages, String callback) {
+        if (messages.isEmpty()) {
+            reject(exchange, 400, "missing the message parameter");
+            return;
+        }
+        long size = 0;
+        for (String message : messages) {
+            size += message.length();
+        }
+        if (size > options.maxMessageSize()) {
+            tooLarge(exchange);
+            return;
+        }
+        List<Message.Mutable> batch = messages.size() == 1 ? null : new ArrayList<>();
+        try {
+            for (String message : messages) {
+                List<Message.Mutable> decoded = engine.codec().decode(message);
+                if (batch == null) {
+                    batch = decoded;
+                } else {
+                    batch.addAll(decoded);
+                }
+            }
+        } catch (MessageDecodeException x) {
+            reject(exchange, 400, x.getMessage());
+            return;
+        }
+        start(exchange, callback, batch);
+    }
+
+    /** Hands a decoded batch to the engine over a new one-shot connection. */
+    private void start(HttpExchange exchange, String callback, List<Message.Mutable> batch) {
+        if (callback != null && !Jsonp.isValidCallback(callback)) {
+            reject(exchange, 400, "invalid jsonp callback: at most " + Jsonp.MAX_CALLBACK_LENGTH
+                    + " characters of [A-Za-z0-9._-]");
+            return;
+        }
+        String browserId = browserIds.find(exchange.headers("Cookie"));
+        if (browserId == null) {
+            browserId = browserIds.create();
+            exchange.addHeader("Set-Cookie", browserIds.setCookie(browserId));
+        }
+        if (callback != null) {
+            exchange.addHeader("X-Content-Type-Options", "nosniff");
+            exchange.addHeader("Cache-Control", "no-store");
+        }
+        String type = callback == null ? LONG_POLLING : CALLBACK_POLLING;
+        ExchangeConnection connection = new ExchangeConnection(exchange, engine.codec(), type, callback, browserId);
+        Inbound inbound = engine.open(connection);
+        connection.attach(inbound);
+        exchange.onClientGone(connection::clientGone);
+        exchange.holdIdleTimeout(options.timeout() + IDLE_GRACE_MILLIS);
+        inbound.receive(batch);
+    }
+
+    private FormParameters parameters(HttpExchange exchange, String encoded) {
+        try {
+            return FormParameters.parse(encoded);
+        } catch (IllegalArgumentException x) {
+            reject(exchange, 400, "malformed parameters: " + x.getMessage());
+            return null;
+        }
+    }
+
+    private void tooLarge(HttpExchange exchange) {
+        // The rest of the body is not read: the connection cannot be reused.
+        exchange.addHeader("Connection", "close");
+        reject(exchange, 413, "request larger than maxMessageSize (" + options.maxMessageSize() + " bytes)");
+    }
+
+    private static void reject(HttpExchange exchange, int status, String reason) {
+        String line = reason.replace('\r', ' ').replace('\n', ' ');
+        LOG.debug("{} {}: {}", exchange.method(), status, line);
+        exchange.respond(status, TEXT, (line + "\n").getBytes(StandardCharsets.UTF_8), IGNORE);
+    }
+}

@@ -1,0 +1,254 @@
+package io.weft.transport.longpoll;
+
+import io.weft.server.api.Promise;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link HttpExchange} over an asynchronous Servlet request (Servlet 6.0 API only): a {@link ReadListener} reads,
+ * a {@link WriteListener} writes, an {@link AsyncListener} notices a client that goes away (helped, on Jetty, by the
+ * {@link ParkedConnectionWatch}).
+ */
+final class ServletExchange implements HttpExchange {
+    private static final Logger LOG = LoggerFactory.getLogger(ServletExchange.class);
+    private static final int READ_BUFFER = 4096;
+
+    private final HttpServletRequest request;
+    private final HttpServletResponse response;
+    private final AsyncContext async;
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private final Supplier<Runnable> watcher;
+    private volatile Runnable stopWatching;
+
+    /**
+     * @param watcher starts watching the connection for a client that closes it, returning how to stop; null when
+     *     the container offers no way (see {@link ParkedConnectionWatch#currentConnection()})
+     */
+    ServletExchange(HttpServletRequest request, HttpServletResponse response, AsyncContext async,
+            Supplier<Runnable> watcher) {
+        this.request = request;
+        this.response = response;
+        this.async = async;
+        this.watcher = watcher;
+    }
+
+    @Override
+    public String method() {
+        return request.getMethod();
+    }
+
+    @Override
+    public String header(String name) {
+        return request.getHeader(name);
+    }
+
+    @Override
+    public List<String> headers(String name) {
+        return Collections.list(request.getHeaders(name));
+    }
+
+    @Override
+    public String query() {
+        return request.getQueryString();
+    }
+
+    @Override
+    public String serverOrigin() {
+        String scheme = request.getScheme();
+        String host = request.getServerName();
+        if (host.indexOf(':') >= 0 && !host.startsWith("[")) {
+            host = "[" + host + "]";
+        }
+        int port = request.getServerPort();
+        boolean defaultPort = port <= 0 || ("http".equalsIgnoreCase(scheme) && port == 80)
+                || ("https".equalsIgnoreCase(scheme) && port == 443);
+        return scheme + "://" + host + (defaultPort ? "" : ":" + port);
+    }
+
+    @Override
+    public long contentLength() {
+        return request.getContentLengthLong();
+    }
+
+    @Override
+    public void readBody(BodySink sink) {
+        try {
+            ServletInputStream in = request.getInputStream();
+            in.setReadListener(new Reader(in, sink, contentLength()));
+        } catch (IOException | RuntimeException x) {
+            sink.onFailure(x);
+        }
+    }
+
+    @Override
+    public void onClientGone(Consumer<Throwable> gone) {
+        async.addListener(new AsyncListener() {
+            @Override
+            public void onError(AsyncEvent event) {
+                gone.accept(event.getThrowable());
+            }
+
+            @Override
+            public void onTimeout(AsyncEvent event) {
+                gone.accept(new TimeoutException("async timeout"));
+            }
+
+            @Override
+            public void onComplete(AsyncEvent event) {
+            }
+
+            @Override
+            public void onStartAsync(AsyncEvent event) {
+            }
+        });
+        if (watcher != null) {
+            stopWatching = watcher.get();
+        }
+    }
+
+    private void stopWatching() {
+        Runnable stop = stopWatching;
+        if (stop != null) {
+            stop.run();
+        }
+    }
+
+    /** The Servlet API has no handle on the connection's idle timeout; the async timeout is what it can lift. */
+    @Override
+    public void holdIdleTimeout(long millis) {
+        async.setTimeout(millis);
+    }
+
+    @Override
+    public void addHeader(String name, String value) {
+        response.addHeader(name, value);
+    }
+
+    @Override
+    public void respond(int status, String contentType, byte[] body, Promise<Void> written) {
+        stopWatching();
+        try {
+            response.setStatus(status);
+            if (contentType != null) {
+                response.setContentType(contentType);
+            }
+            response.setContentLength(body.length);
+            ServletOutputStream out = response.getOutputStream();
+            out.setWriteListener(new Writer(out, body, written));
+        } catch (IOException | RuntimeException x) {
+            finish(written, x);
+        }
+    }
+
+    @Override
+    public void abort(Throwable cause) {
+        stopWatching();
+        finish(Promise.noop(), cause);
+    }
+
+    private void finish(Promise<Void> written, Throwable failure) {
+        if (!ended.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            async.complete();
+        } catch (IllegalStateException x) {
+            LOG.debug("exchange already completed by the container: {}", x.toString());
+        }
+        if (failure == null) {
+            written.succeed(null);
+        } else {
+            written.fail(failure);
+        }
+    }
+
+    /** Reads while the container has bytes ready; the buffer is dropped as soon as reading stops. */
+    private static final class Reader implements ReadListener {
+        private final ServletInputStream in;
+        private final BodySink sink;
+        private byte[] buffer;
+
+        Reader(ServletInputStream in, BodySink sink, long expected) {
+            this.in = in;
+            this.sink = sink;
+            this.buffer = new byte[(int) (expected >= 0 ? Math.min(expected + 1, READ_BUFFER) : READ_BUFFER)];
+        }
+
+        @Override
+        public void onDataAvailable() throws IOException {
+            while (buffer != null && in.isReady()) {
+                int read = in.read(buffer);
+                if (read < 0) {
+                    return;
+                }
+                if (read > 0 && !sink.onData(ByteBuffer.wrap(buffer, 0, read))) {
+                    buffer = null;
+                }
+            }
+        }
+
+        @Override
+        public void onAllDataRead() {
+            if (buffer != null) {
+                buffer = null;
+                sink.onEnd();
+            }
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            if (buffer != null) {
+                buffer = null;
+                sink.onFailure(failure);
+            }
+        }
+    }
+
+    /** Writes the whole body once the container allows, then completes the exchange. */
+    private final class Writer implements WriteListener {
+        private final ServletOutputStream out;
+        private final Promise<Void> written;
+        private byte[] body;
+
+        Writer(ServletOutputStream out, byte[] body, Promise<Void> written) {
+            this.out = out;
+            this.body = body;
+            this.written = written;
+        }
+
+        @Override
+        public void onWritePossible() throws IOException {
+            byte[] pending = body;
+            if (pending != null) {
+                body = null;
+                out.write(pending);
+                if (!out.isReady()) {
+                    return;
+                }
+            }
+            finish(written, null);
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            finish(written, failure);
+        }
+    }
+}

@@ -1,0 +1,239 @@
+package io.weft.transport.longpoll;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.server.api.ServerOptions;
+import io.weft.transport.longpoll.PollingServer.Mount;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http.HttpCookieStore;
+import org.eclipse.jetty.http.HttpHeader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The long-polling conversation end to end, over HTTP, through each adapter. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class LongPollingTest {
+    private static HttpClient http;
+    private PollingServer server;
+
+    @BeforeAll
+    static void startClient() throws Exception {
+        http = new HttpClient();
+        http.setHttpCookieStore(new HttpCookieStore.Empty());
+        http.setFollowRedirects(false);
+        http.start();
+    }
+
+    @AfterAll
+    static void stopClient() throws Exception {
+        http.stop();
+    }
+
+    @AfterEach
+    void stopServer() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private BayeuxConversation start(Mount mount, ServerOptions options) throws Exception {
+        server = PollingServer.start(mount, options);
+        return newClient();
+    }
+
+    private BayeuxConversation newClient() {
+        return new BayeuxConversation(new Browser(http, server.uri()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void clientHandshakesConnectsSubscribesPublishesAndReceives(Mount mount) throws Exception {
+        BayeuxConversation client = start(mount, ServerOptions.defaults());
+
+        Reply handshake = client.handshake();
+        assertEquals(200, handshake.status());
+        assertTrue(handshake.contentType().startsWith("application/json"), handshake.contentType());
+        Map<String, Object> reply = handshake.message();
+        assertEquals(true, reply.get("successful"), handshake.body());
+        assertEquals(List.of("long-polling", "callback-polling"), reply.get("supportedConnectionTypes"));
+        assertNotNull(client.clientId());
+        assertNotNull(client.browser().cookie(), "the handshake sets the browser cookie");
+
+        assertEquals(true, client.connectNow().message().get("successful"));
+        assertEquals(true, client.subscribe("/chat/room").get("successful"));
+        assertEquals(true, client.publish("/chat/room", "{\"text\":\"hello\"}").message().get("successful"));
+
+        Reply delivery = client.browser().await(client.connect());
+        List<Map<String, Object>> messages = delivery.messages();
+        assertEquals(2, messages.size(), delivery.body());
+        assertEquals("/chat/room", messages.get(0).get("channel"));
+        assertEquals(Map.of("text", "hello"), messages.get(0).get("data"));
+        assertEquals("/meta/connect", messages.get(1).get("channel"));
+        assertEquals(true, messages.get(1).get("successful"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void handshakeSetsAnHttpOnlyBrowserCookieAsConfigured(Mount mount) throws Exception {
+        ServerOptions options = ServerOptions.builder()
+                .browserCookie(new ServerOptions.BrowserCookie("WEFT_B", "/cometd", true, "Strict")).build();
+        server = PollingServer.start(mount, options);
+        Browser browser = new Browser(http, server.uri());
+
+        Reply handshake = browser.send(browser.post("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+                + "\"supportedConnectionTypes\":[\"long-polling\"]}]"));
+
+        String setCookie = handshake.headers().get(HttpHeader.SET_COOKIE);
+        assertNotNull(setCookie, "Set-Cookie on the handshake");
+        assertTrue(setCookie.matches("WEFT_B=[A-Za-z0-9_-]{24}; Path=/cometd; HttpOnly; SameSite=Strict; Secure"),
+                setCookie);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void requestThatCarriesTheCookieGetsNoNewOne(Mount mount) throws Exception {
+        BayeuxConversation client = start(mount, ServerOptions.defaults());
+        client.handshake();
+        String cookie = client.browser().cookie();
+
+        Reply connect = client.connectNow();
+
+        assertNull(connect.headers().get(HttpHeader.SET_COOKIE));
+        assertEquals(cookie, client.browser().cookie());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void parkedPollIsResumedByAnotherClientsPublish(Mount mount) throws Exception {
+        BayeuxConversation subscriber = start(mount, ServerOptions.defaults());
+        BayeuxConversation publisher = newClient();
+        subscriber.handshake();
+        subscriber.connectNow();
+        subscriber.subscribe("/news/*");
+        publisher.handshake();
+
+        CompletableFuture<Reply> parked = subscriber.connect();
+        Conditions.await("the connect is parked in the server", 5, () -> server.requestsActive() == 1);
+        assertFalse(parked.isDone());
+        publisher.publish("/news/today", "\"extra\"");
+
+        Reply resumed = subscriber.browser().await(parked);
+        List<Map<String, Object>> messages = resumed.messages();
+        assertEquals(2, messages.size(), resumed.body());
+        assertEquals("/news/today", messages.get(0).get("channel"));
+        assertEquals("extra", messages.get(0).get("data"));
+        assertEquals("/meta/connect", messages.get(1).get("channel"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void parkedPollIsAnsweredWhenTheTimeoutExpires(Mount mount) throws Exception {
+        BayeuxConversation client = start(mount, ServerOptions.builder().timeout(500).build());
+        client.handshake();
+        client.connectNow();
+
+        Reply reply = client.browser().await(client.connect());
+
+        Map<String, Object> connect = reply.message();
+        assertEquals("/meta/connect", connect.get("channel"));
+        assertEquals(true, connect.get("successful"));
+        assertEquals(500, ((Map<?, ?>) connect.get("advice")).get("timeout"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void secondTabOfTheSameBrowserIsAdvisedOfMultipleClients(Mount mount) throws Exception {
+        BayeuxConversation firstTab = start(mount, ServerOptions.defaults());
+        firstTab.handshake();
+        BayeuxConversation secondTab = newClient();
+        secondTab.browser().cookie(firstTab.browser().cookie());
+        secondTab.handshake();
+        firstTab.connectNow();
+        secondTab.connectNow();
+
+        CompletableFuture<Reply> parked = firstTab.connect();
+        Conditions.await("the first tab's connect is parked", 5, () -> server.requestsActive() == 1);
+        Reply second = secondTab.browser().await(secondTab.connect());
+
+        Map<String, Object> advice = (Map<String, Object>) second.message().get("advice");
+        assertEquals(true, advice.get("multiple-clients"), second.body());
+        assertEquals(2000, advice.get("interval"));
+        assertFalse(parked.isDone(), "the first tab keeps its held connect");
+        server.bayeux().getSession(firstTab.clientId()).disconnect();
+        firstTab.browser().await(parked);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void clientIdPresentedWithAnotherBrowsersCookieIsRefused(Mount mount) throws Exception {
+        BayeuxConversation victim = start(mount, ServerOptions.defaults());
+        victim.handshake();
+        BayeuxConversation attacker = newClient();
+        attacker.handshake();
+        String attackerCookie = attacker.browser().cookie();
+
+        Browser stolen = new Browser(http, server.uri());
+        stolen.cookie(attackerCookie);
+        Reply reply = stolen.send(stolen.post("[{\"channel\":\"/meta/connect\",\"connectionType\":\"long-polling\","
+                + "\"clientId\":\"" + victim.clientId() + "\",\"advice\":{\"timeout\":0}}]"));
+
+        Map<String, Object> refused = reply.message();
+        assertEquals(false, refused.get("successful"));
+        assertEquals("402::session_unknown", refused.get("error"));
+        assertEquals("handshake", ((Map<?, ?>) refused.get("advice")).get("reconnect"));
+        assertEquals(true, victim.connectNow().message().get("successful"), "the victim's session is intact");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void clientThatVanishesWhileParkedKeepsItsQueueUntilItExpires(Mount mount) throws Exception {
+        BayeuxConversation client = start(mount, ServerOptions.builder().maxInterval(1500).build());
+        BayeuxConversation publisher = newClient();
+        client.handshake();
+        client.connectNow();
+        client.subscribe("/alerts");
+        publisher.handshake();
+
+        org.eclipse.jetty.client.Request poll = client.connectRequest();
+        CompletableFuture<Reply> parked = client.browser().sendAsync(poll);
+        Conditions.await("the connect is parked in the server", 5, () -> server.requestsActive() == 1);
+        poll.abort(new Exception("the browser tab closed")).get(5, TimeUnit.SECONDS);
+        Conditions.await("the server notices the client has gone", 5, () -> server.requestsActive() == 0);
+        assertTrue(parked.isCompletedExceptionally());
+
+        publisher.publish("/alerts", "\"while away\"");
+
+        var session = server.bayeux().getSession(client.clientId());
+        assertNotNull(session);
+        assertEquals(1, session.getQueueSize(), "the message waits in the queue, not in a dead connection");
+        Conditions.await("the session expires after maxInterval", 10,
+                () -> server.bayeux().getSession(client.clientId()) == null);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void clientUnsubscribesAndDisconnects(Mount mount) throws Exception {
+        BayeuxConversation client = start(mount, ServerOptions.defaults());
+        client.handshake();
+        client.connectNow();
+        client.subscribe("/quotes");
+
+        assertEquals(true, client.unsubscribe("/quotes").get("successful"));
+        client.publish("/quotes", "1");
+        assertEquals(0, server.bayeux().getSession(client.clientId()).getQueueSize());
+        assertEquals(true, client.disconnect().get("successful"));
+        assertNull(server.bayeux().getSession(client.clientId()));
+    }
+}

@@ -1,0 +1,106 @@
+package io.weft.transport.longpoll;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ServerOptions;
+import java.net.URI;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.server.handler.StatisticsHandler;
+
+/** An embedded Jetty on a free port of 127.0.0.1 with a Bayeux server mounted at {@code /cometd} by one adapter. */
+final class PollingServer implements AutoCloseable {
+    /** The two ways to mount the polling transports; tests run against both. */
+    enum Mount {
+        HANDLER, SERVLET
+    }
+
+    private final Server jetty;
+    private final ServerConnector connector;
+    private final StatisticsHandler statistics;
+    private final BayeuxServer bayeux;
+
+    private PollingServer(Server jetty, ServerConnector connector, StatisticsHandler statistics, BayeuxServer bayeux) {
+        this.jetty = jetty;
+        this.connector = connector;
+        this.statistics = statistics;
+        this.bayeux = bayeux;
+    }
+
+    static PollingServer start(Mount mount, ServerOptions options) throws Exception {
+        return start(mount, options, 30_000);
+    }
+
+    static PollingServer start(Mount mount, ServerOptions options, long idleTimeoutMillis) throws Exception {
+        BayeuxServer bayeux = BayeuxServer.create(options);
+        Server jetty = new Server();
+        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(httpConfiguration()));
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        connector.setIdleTimeout(idleTimeoutMillis);
+        jetty.addConnector(connector);
+        StatisticsHandler statistics = new StatisticsHandler(mount(mount, bayeux));
+        jetty.setHandler(statistics);
+        try {
+            jetty.start();
+        } catch (Exception x) {
+            bayeux.close();
+            throw x;
+        }
+        return new PollingServer(jetty, connector, statistics, bayeux);
+    }
+
+    /** What Weft recommends for connectors that serve long-polling (see docs/benchmarks/longpoll-idle-memory.md). */
+    static HttpConfiguration httpConfiguration() {
+        HttpConfiguration configuration = new HttpConfiguration();
+        configuration.setHeaderCacheSize(0);
+        configuration.setSendServerVersion(false);
+        return configuration;
+    }
+
+    private static Handler mount(Mount mount, BayeuxServer bayeux) {
+        if (mount == Mount.HANDLER) {
+            ContextHandler context = new ContextHandler(new LongPollingHandler(bayeux), "/cometd");
+            // Clients post to /cometd itself, not only below it: no redirect to /cometd/.
+            context.setAllowNullPathInContext(true);
+            return context;
+        }
+        ServletContextHandler context = new ServletContextHandler("/");
+        ServletHolder holder = new ServletHolder(new LongPollingServlet(bayeux));
+        holder.setAsyncSupported(true);
+        context.addServlet(holder, "/cometd/*");
+        return context;
+    }
+
+    BayeuxServer bayeux() {
+        return bayeux;
+    }
+
+    URI uri() {
+        return URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/cometd");
+    }
+
+    /** {@code scheme://host:port} of this server, as a browser would send it in {@code Origin}. */
+    String origin() {
+        return "http://127.0.0.1:" + connector.getLocalPort();
+    }
+
+    /** Requests the server has received and not yet answered. */
+    int requestsActive() {
+        return statistics.getRequestsActive();
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            jetty.stop();
+        } finally {
+            bayeux.close();
+        }
+    }
+}
