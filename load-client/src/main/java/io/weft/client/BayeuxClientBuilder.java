@@ -81,6 +81,12 @@ public final class BayeuxClientBuilder {
         return this;
     }
 
+    /** Adds a transport of any kind; for tests in this package. */
+    BayeuxClientBuilder transport(Function<ClientTransport.Context, ClientTransport> factory) {
+        transports.add(Objects.requireNonNull(factory, "factory"));
+        return this;
+    }
+
     /**
      * The scheduler for retries and reply timeouts, shared by many clients; its tasks are short. Defaults to one daemon
      * thread shared by every client built without one.

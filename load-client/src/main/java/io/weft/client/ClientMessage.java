@@ -14,6 +14,7 @@ import java.util.Set;
  */
 final class ClientMessage implements Message.Mutable {
     private final Map<String, Object> fields;
+    private volatile Message associated;
 
     ClientMessage() {
         this.fields = new LinkedHashMap<>(8);
@@ -81,6 +82,16 @@ final class ClientMessage implements Message.Mutable {
     @Override
     public boolean isSuccessful() {
         return Boolean.TRUE.equals(fields.get(SUCCESSFUL));
+    }
+
+    /** For a reply, the request it answers; null for other messages. */
+    @Override
+    public Message getAssociated() {
+        return associated;
+    }
+
+    void setAssociated(Message request) {
+        this.associated = request;
     }
 
     @Override

@@ -58,6 +58,7 @@ final class LongPollingTransport implements ClientTransport {
         }
         Request request = http.newRequest(uri)
                 .method(HttpMethod.POST)
+                .followRedirects(false)
                 .body(new BytesRequestContent(CONTENT_TYPE, body))
                 .timeout(timeoutMillis, TimeUnit.MILLISECONDS)
                 .idleTimeout(timeoutMillis, TimeUnit.MILLISECONDS);

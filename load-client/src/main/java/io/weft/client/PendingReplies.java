@@ -18,7 +18,11 @@ final class PendingReplies {
     private final Map<String, Pending> byId = new ConcurrentHashMap<>();
 
     /** One message waiting for its reply. */
-    record Pending(String id, ClientTransport transport, Promise<Message> handler, Batch batch) {
+    record Pending(ClientMessage request, ClientTransport transport, Promise<Message> handler, Batch batch) {
+        String id() {
+            return request.getId();
+        }
+
         /** Marks this reply as in; the last reply of a batch stops the batch's timer. */
         void settle() {
             if (batch != null) {

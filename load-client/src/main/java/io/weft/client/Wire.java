@@ -62,7 +62,7 @@ final class Wire implements ClientTransport.Receiver {
         for (Outgoing outgoing : kept) {
             ClientMessage message = outgoing.message();
             messages.add(message);
-            PendingReplies.Pending entry = new PendingReplies.Pending(message.getId(), transport, outgoing.handler(), timer);
+            PendingReplies.Pending entry = new PendingReplies.Pending(message, transport, outgoing.handler(), timer);
             entries.add(entry);
             pending.add(entry);
         }
@@ -112,6 +112,7 @@ final class Wire implements ClientTransport.Receiver {
             if (message.isMeta() || message.containsKey(Message.SUCCESSFUL)) {
                 PendingReplies.Pending entry = pending.take(message.getId());
                 if (entry != null) {
+                    message.setAssociated(entry.request());
                     complete(entry.handler(), message);
                 } else if (message.isMeta()) {
                     client.onUnsolicited(message);

@@ -97,7 +97,7 @@ class ClientBehaviourTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = TestClients.Kind.class, names = "WEBSOCKET")
+    @EnumSource(TestClients.Kind.class)
     void handshakeConnectsOverTheChosenTransport(TestClients.Kind kind) throws Exception {
         server = TestServer.start();
         BayeuxClient client = client(kind);
@@ -112,7 +112,7 @@ class ClientBehaviourTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = TestClients.Kind.class, names = "WEBSOCKET")
+    @EnumSource(TestClients.Kind.class)
     void subscriberReceivesWhatAnotherClientPublishes(TestClients.Kind kind) throws Exception {
         server = TestServer.start();
         BayeuxClient alice = client(kind);
@@ -132,7 +132,7 @@ class ClientBehaviourTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = TestClients.Kind.class, names = "WEBSOCKET")
+    @EnumSource(TestClients.Kind.class)
     void wildcardSubscriptionReceivesEveryMatchingChannel(TestClients.Kind kind) throws Exception {
         server = TestServer.start();
         BayeuxClient listener = client(kind);
@@ -155,7 +155,7 @@ class ClientBehaviourTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = TestClients.Kind.class, names = "WEBSOCKET")
+    @EnumSource(TestClients.Kind.class)
     void unsubscribedListenerReceivesNoMore(TestClients.Kind kind) throws Exception {
         server = TestServer.start();
         BayeuxClient alice = client(kind);
@@ -178,7 +178,7 @@ class ClientBehaviourTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = TestClients.Kind.class, names = "WEBSOCKET")
+    @EnumSource(TestClients.Kind.class)
     void batchLeavesInOneRequest(TestClients.Kind kind) throws Exception {
         server = TestServer.start();
         List<Integer> sentSizes = new CopyOnWriteArrayList<>();
@@ -208,7 +208,7 @@ class ClientBehaviourTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = TestClients.Kind.class, names = "WEBSOCKET")
+    @EnumSource(TestClients.Kind.class)
     void publishBeforeTheHandshakeCompletesWaitsForIt(TestClients.Kind kind) throws Exception {
         server = TestServer.start();
         BayeuxClient client = client(kind);
@@ -226,7 +226,7 @@ class ClientBehaviourTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = TestClients.Kind.class, names = "WEBSOCKET")
+    @EnumSource(TestClients.Kind.class)
     void refusedPublishFailsWithTheServersReply(TestClients.Kind kind) throws Exception {
         server = TestServer.start();
         BayeuxClient client = client(kind);
@@ -248,7 +248,7 @@ class ClientBehaviourTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = TestClients.Kind.class, names = "WEBSOCKET")
+    @EnumSource(TestClients.Kind.class)
     void expiredSessionIsHandshakenAgainAndResubscribed(TestClients.Kind kind) throws Exception {
         server = TestServer.start(ServerOptions.builder().timeout(500).maxInterval(500).build());
         ConnectGate gate = new ConnectGate();
@@ -277,7 +277,7 @@ class ClientBehaviourTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = TestClients.Kind.class, names = "WEBSOCKET")
+    @EnumSource(TestClients.Kind.class)
     void serverSideDisconnectEndsTheClient(TestClients.Kind kind) throws Exception {
         server = TestServer.start();
         BayeuxClient client = client(kind);
@@ -290,7 +290,7 @@ class ClientBehaviourTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = TestClients.Kind.class, names = "WEBSOCKET")
+    @EnumSource(TestClients.Kind.class)
     void disconnectEndsTheServersSession(TestClients.Kind kind) throws Exception {
         server = TestServer.start();
         BayeuxClient client = client(kind);
@@ -303,6 +303,70 @@ class ClientBehaviourTest {
         assertTrue(await(reply).isSuccessful());
         assertEquals(BayeuxClient.State.DISCONNECTED, client.getState());
         awaitTrue("the session ends", () -> server.bayeux().getSession(id) == null);
+    }
+
+    @org.junit.jupiter.api.Test
+    void websocketFallsBackToLongPollingWhenThePathHasNoUpgrade() throws Exception {
+        server = TestServer.withoutWebSocket();
+        BayeuxClient alice = client(BayeuxClient.builder(server.url()).webSocket(clients.webSocket())
+                .longPolling(clients.http()));
+        BayeuxClient bob = client(TestClients.Kind.LONG_POLLING);
+
+        assertTrue(handshake(alice).isSuccessful());
+
+        assertEquals("long-polling", alice.getTransportName());
+        handshake(bob);
+        BlockingQueue<Object> received = new LinkedBlockingQueue<>();
+        subscribe(alice, "/fallback", m -> received.add(m.getData()));
+        publish(bob, "/fallback", "reached");
+        assertEquals("reached", received.poll(10, TimeUnit.SECONDS));
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestClients.Kind.class)
+    void ackExtensionAcknowledgesEachConnectReplysBatch(TestClients.Kind kind) throws Exception {
+        server = TestServer.start();
+        server.bayeux().addExtension(new io.weft.server.ext.AcknowledgedMessagesExtension());
+        List<Object> sentAcks = new CopyOnWriteArrayList<>();
+        List<Object> receivedAcks = new CopyOnWriteArrayList<>();
+        BayeuxClient alice = client(clients.builder(server.url(), kind).ackExtension(true)
+                .trafficListener(new TrafficListener() {
+                    @Override
+                    public void onSend(BayeuxClient c, List<? extends Message> batch) {
+                        collectAcks(batch, sentAcks);
+                    }
+
+                    @Override
+                    public void onReceive(BayeuxClient c, List<? extends Message> batch) {
+                        collectAcks(batch, receivedAcks);
+                    }
+                }));
+        BayeuxClient bob = client(kind);
+        Message handshake = handshake(alice);
+        assertEquals(true, handshake.getExt().get("ack"), handshake.toJson());
+        handshake(bob);
+        BlockingQueue<Object> received = new LinkedBlockingQueue<>();
+        subscribe(alice, "/acked", m -> received.add(m.getData()));
+
+        for (int i = 0; i < 5; i++) {
+            publish(bob, "/acked", i);
+        }
+
+        for (int i = 0; i < 5; i++) {
+            assertEquals((long) i, received.poll(10, TimeUnit.SECONDS), "in order, exactly once");
+        }
+        awaitTrue("an acknowledged batch", () -> receivedAcks.stream().anyMatch(sentAcks::contains));
+        assertEquals(-1L, sentAcks.get(0), "nothing received yet at the first connect");
+        assertNull(received.poll(200, TimeUnit.MILLISECONDS), "no message twice");
+    }
+
+    private static void collectAcks(List<? extends Message> batch, List<Object> into) {
+        for (Message message : batch) {
+            if ("/meta/connect".equals(message.getChannel()) && message.getExt() != null
+                    && message.getExt().get("ack") instanceof Number ack) {
+                into.add(ack.longValue());
+            }
+        }
     }
 
     /** Drops outgoing {@code /meta/connect} messages while closed, as a client cut off from the server would lose them. */

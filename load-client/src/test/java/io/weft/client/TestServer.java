@@ -2,14 +2,11 @@ package io.weft.client;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
+import io.weft.transport.longpoll.LongPollingHandler;
 import io.weft.transport.websocket.WebSocketTransport;
-import org.eclipse.jetty.http.HttpStatus;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /** A Weft server on embedded Jetty, loopback, port 0, at {@code /cometd}: websocket upgrades and long-polling. */
@@ -26,7 +23,8 @@ final class TestServer implements AutoCloseable {
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         jetty.addConnector(connector);
-        Handler polling = new NotFound();
+        ContextHandler polling = new ContextHandler(new LongPollingHandler(bayeux), PATH);
+        polling.setAllowNullPathInContext(true);
         if (webSocket) {
             WebSocketUpgradeHandler upgrades = WebSocketTransport.install(bayeux, jetty, PATH + "/*");
             upgrades.setHandler(polling);
@@ -65,15 +63,6 @@ final class TestServer implements AutoCloseable {
             jetty.stop();
         } finally {
             bayeux.close();
-        }
-    }
-
-    /** Stands in for long-polling until that transport is mounted. */
-    static final class NotFound extends Handler.Abstract {
-        @Override
-        public boolean handle(Request request, Response response, Callback callback) {
-            Response.writeError(request, response, callback, HttpStatus.NOT_FOUND_404, "no long-polling here");
-            return true;
         }
     }
 }
