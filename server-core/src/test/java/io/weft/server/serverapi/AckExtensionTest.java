@@ -1,0 +1,151 @@
+package io.weft.server.serverapi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ServerOptions;
+import io.weft.server.ext.AcknowledgedMessagesExtension;
+import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.spi.InMemoryTransport;
+import io.weft.server.testing.ManualScheduler;
+import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.SocketClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Acknowledged delivery: a lost /meta/connect reply loses nothing, reorders nothing, duplicates nothing. */
+class AckExtensionTest {
+    private final ManualScheduler scheduler = new ManualScheduler();
+    private BayeuxServer server = BayeuxServer.create(ServerOptions.defaults(), scheduler);
+    private PollingClient publisher;
+
+    @AfterEach
+    void close() {
+        server.close();
+    }
+
+    private void start(ServerOptions options) {
+        server.close();
+        server = BayeuxServer.create(options, scheduler);
+        server.addExtension(new AcknowledgedMessagesExtension());
+        publisher = PollingClient.of(server, "publisher");
+        publisher.handshake();
+    }
+
+    /** What a client application sees: the data of messages on /x, and the last batch id, as the client tracks it. */
+    private static final class App {
+        final List<Object> received = new ArrayList<>();
+        long lastBatch = 0;
+
+        void take(List<Map<String, Object>> messages) {
+            for (Map<String, Object> message : messages) {
+                if ("/x".equals(message.get("channel")) && message.containsKey("data")) {
+                    received.add(message.get("data"));
+                } else if ("/meta/connect".equals(message.get("channel"))) {
+                    lastBatch = ((Number) ((Map<?, ?>) message.get("ext")).get("ack")).longValue();
+                }
+            }
+        }
+
+        String connect(String clientId, String type) {
+            return "[{\"channel\":\"/meta/connect\",\"connectionType\":\"" + type + "\",\"clientId\":\"" + clientId
+                    + "\",\"ext\":{\"ack\":" + lastBatch + "}}]";
+        }
+    }
+
+    /** Publishes values to /x in one request, so that they leave together. */
+    private void publish(int... values) {
+        StringBuilder batch = new StringBuilder("[");
+        for (int value : values) {
+            batch.append(batch.length() > 1 ? "," : "").append("{\"channel\":\"/x\",\"data\":").append(value)
+                    .append(",\"clientId\":\"").append(publisher.clientId()).append("\"}");
+        }
+        publisher.send(batch.append("]").toString());
+    }
+
+    @Test
+    void overLongPollingALostReplyIsSentAgainInOrder() {
+        start(ServerOptions.defaults());
+        PollingClient client = PollingClient.of(server, "b");
+        Map<String, Object> handshake = client.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+                + "\"ext\":{\"ack\":true}}]").get(0);
+        assertEquals(Map.of("ack", true), handshake.get("ext"));
+        client.useClientId((String) handshake.get("clientId"));
+        client.subscribe("/x");
+        App app = new App();
+
+        CompletableFuture<String> first = client.sendAsync(app.connect(client.clientId(), "long-polling"));
+        publish(1, 2);
+        app.take(PollingClient.await(first));
+        assertEquals(List.of(1, 2), app.received);
+
+        CompletableFuture<String> lost = client.sendAsync(app.connect(client.clientId(), "long-polling"));
+        publish(3, 4);
+        assertTrue(lost.isDone(), "the reply left the server, and is lost on the way");
+        publisher.publish("/x", "5");
+
+        app.take(client.send(app.connect(client.clientId(), "long-polling")));
+        assertEquals(List.of(1, 2, 3, 4, 5), app.received);
+        CompletableFuture<String> next = client.sendAsync(app.connect(client.clientId(), "long-polling"));
+        assertFalse(next.isDone(), "nothing left to send again");
+    }
+
+    @Test
+    void overWebSocketMessagesWaitForTheConnectAndSurviveALostFrame() {
+        start(ServerOptions.defaults());
+        InMemoryTransport websocket = InMemoryTransport.websocket(server);
+        SocketClient socket = new SocketClient(websocket, "b");
+        socket.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\",\"ext\":{\"ack\":true}}]");
+        socket.useClientId((String) socket.next().get(0).get("clientId"));
+        socket.subscribe("/x");
+        socket.next();
+        App app = new App();
+
+        socket.send(app.connect(socket.clientId(), "websocket"));
+        publisher.publish("/x", "1");
+        app.take(socket.next());
+        assertEquals(List.of(1), app.received);
+
+        socket.send(app.connect(socket.clientId(), "websocket"));
+        publisher.publish("/x", "2");
+        socket.next();
+        socket.socket().close();
+        publisher.publish("/x", "3");
+
+        SocketClient again = new SocketClient(websocket, "b");
+        again.useClientId(socket.clientId());
+        again.send(app.connect(socket.clientId(), "websocket"));
+        app.take(again.next());
+        assertEquals(List.of(1, 2, 3), app.received);
+    }
+
+    @Test
+    void unacknowledgedBatchesAreBounded() {
+        start(ServerOptions.builder().maxAckedBatches(2).build());
+        PollingClient client = PollingClient.of(server, "b");
+        client.useClientId((String) client.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+                + "\"ext\":{\"ack\":true}}]").get(0).get("clientId"));
+        client.subscribe("/x");
+        for (int i = 0; i < 5; i++) {
+            publisher.publish("/x", String.valueOf(i));
+            client.connectNow();
+        }
+        SessionImpl session = (SessionImpl) server.getSession(client.clientId());
+        assertEquals(2, session.ackTracker().pending());
+    }
+
+    @Test
+    void clientsThatDoNotAskAreUnaffected() {
+        start(ServerOptions.defaults());
+        PollingClient client = PollingClient.of(server, "b");
+        Map<String, Object> handshake = client.handshake();
+        assertFalse(handshake.containsKey("ext"));
+        assertFalse(server.getSession(client.clientId()).isMetaConnectDeliveryOnly());
+    }
+}
