@@ -17,7 +17,7 @@ import java.util.Objects;
  */
 @FunctionalInterface
 public interface Authorizer {
-    /** What a client wants to do. */
+    /** What a client wants to do. CREATE is asked when a subscription would create the channel. */
     enum Operation { CREATE, SUBSCRIBE, PUBLISH }
 
     Result authorize(Operation operation, ChannelId channel, ServerSession session, Message message);

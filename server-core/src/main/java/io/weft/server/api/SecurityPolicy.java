@@ -29,8 +29,9 @@ public interface SecurityPolicy {
     }
 
     /**
-     * Whether {@code session} may use {@code channel} while it does not exist yet (nobody subscribed, no server code
-     * created it): asked before {@link #canSubscribe} and {@link #canPublish} for such a channel.
+     * Whether {@code session} may create {@code channel} by subscribing to it while it does not exist yet (nobody
+     * subscribed, no server code created it): asked before {@link #canSubscribe} for such a channel. (Publishing does
+     * not create channels.)
      */
     default boolean canCreate(BayeuxServer server, ServerSession session, ChannelId channel, Message message) {
         return true;

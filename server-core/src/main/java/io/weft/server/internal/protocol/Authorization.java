@@ -16,7 +16,8 @@ import java.util.function.Consumer;
 /**
  * May this client do this to this channel? The security policy first (it may answer asynchronously), then the
  * authorizers of the channel and of its wildcards: any deny wins and its reason travels to the client; if any
- * authorizer exists and none grants, deny. Creating a channel that does not exist yet is asked about too. Local
+ * authorizer exists and none grants, deny. Subscribing to a channel that does not exist yet asks about creating it
+ * first. Local
  * sessions (server code) are not asked.
  */
 final class Authorization {
@@ -39,7 +40,8 @@ final class Authorization {
             done.accept(null);
             return;
         }
-        if (tree.get(channel) == null) {
+        // Only a subscription creates a channel; a publish to a channel nobody holds just reaches nobody.
+        if (operation == Authorizer.Operation.SUBSCRIBE && tree.get(channel) == null) {
             decide(Authorizer.Operation.CREATE, session, channel, message, createError -> {
                 if (createError != null) {
                     done.accept(createError);
