@@ -122,6 +122,10 @@ public final class JsonCodec implements Codec {
             if (value == null) {
                 continue;
             }
+            if (value instanceof String text && (Message.CHANNEL.equals(field) || Message.CONNECTION_TYPE.equals(field)
+                    || Message.VERSION.equals(field))) {
+                value = KnownValues.canonical(text);
+            }
             BayeuxError problem = checkType(field, value);
             if (problem != null && message.decodeError() == null) {
                 message.decodeError(problem);

@@ -93,7 +93,7 @@ public final class MessageImpl implements Message.Mutable {
     public ChannelId getChannelId() {
         if (!channelParsed) {
             String channel = getChannel();
-            channelId = channel != null && ChannelId.isValid(channel) ? ChannelId.of(channel) : null;
+            channelId = channel == null ? null : KnownValues.channelId(channel);
             channelParsed = true;
         }
         return channelId;

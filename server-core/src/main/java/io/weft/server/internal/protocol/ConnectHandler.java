@@ -17,14 +17,9 @@ import java.util.Map;
 final class ConnectHandler implements MetaHandler {
     @Override
     public void handle(BatchRun run, MessageImpl request, SessionImpl session, Promise<Void> done) {
-        MessageImpl reply = Replies.success(request);
-        reply.setAssociated(request);
-        Map<String, Object> advice = Replies.advice(Replies.RETRY, session.getInterval());
-        advice.put(Replies.TIMEOUT, session.getTimeout());
-        reply.put(Message.ADVICE, advice);
-
         boolean persistent = run.persistent();
-        ConnectRequest connect = new ConnectRequest(run.endpoint(), persistent, run.connection().type(), reply,
+        ConnectRequest connect = new ConnectRequest(run.endpoint(), persistent, run.connection().type(),
+                () -> reply(request, session),
                 holdMillis(request, session.getTimeout()), persistent || run.batchSize() == 1,
                 persistent ? null : run.connection().browserId());
         run.endpoint().bind(session);
@@ -41,6 +36,16 @@ final class ConnectHandler implements MetaHandler {
             run.wakes().add(session);
         }
         done.succeed(null);
+    }
+
+    /** The reply, built when it is about to be sent: its advice then reflects the session's current settings. */
+    private static MessageImpl reply(MessageImpl request, SessionImpl session) {
+        MessageImpl reply = Replies.success(request);
+        reply.setAssociated(request);
+        Map<String, Object> advice = Replies.advice(Replies.RETRY, session.getInterval());
+        advice.put(Replies.TIMEOUT, session.getTimeout());
+        reply.put(Message.ADVICE, advice);
+        return reply;
     }
 
     /** The session's timeout, or less if the client asks (the official clients send 0 on their first connect). */

@@ -113,7 +113,7 @@ final class Mailbox {
             }
             if (held != null && held.carriesQueue) {
                 resumed = takeHeld();
-                out = drainWith(resumed.reply);
+                out = drainWith(resumed.reply());
                 armExpiry(session.getInterval() + session.getMaxInterval());
             } else if (push != null && !session.isMetaConnectDeliveryOnly()) {
                 pusher = push;
@@ -194,12 +194,13 @@ final class Mailbox {
                 held = connect;
                 outcome = ConnectOutcome.HELD;
             } else {
+                MessageImpl reply = request.reply().get();
                 if (multipleClients) {
-                    Map<String, Object> advice = request.reply().getAdvice(true);
+                    Map<String, Object> advice = reply.getAdvice(true);
                     advice.put("multiple-clients", true);
                     advice.put("interval", options.multiSessionInterval());
                 }
-                List<Message> out = carries ? drainWith(request.reply()) : new ArrayList<>(List.of(request.reply()));
+                List<Message> out = carries ? drainWith(reply) : new ArrayList<>(List.of(reply));
                 long wait = multipleClients ? options.multiSessionInterval() : session.getInterval();
                 armExpiry(wait + session.getMaxInterval());
                 outcome = new ConnectOutcome(out, multipleClients);
@@ -208,7 +209,7 @@ final class Mailbox {
         if (replaced != null) {
             // The client gave up on its previous connect: answer it with its bare reply, keeping queued messages
             // for the new one.
-            List<Message> bare = new ArrayList<>(List.of(replaced.reply));
+            List<Message> bare = new ArrayList<>(List.of(replaced.reply()));
             registry.beforeConnectReply(session, bare);
             replaced.outlet.deliver(bare);
         }
@@ -225,7 +226,7 @@ final class Mailbox {
                 return;
             }
             held = null;
-            out = connect.carriesQueue ? drainWith(connect.reply) : new ArrayList<>(List.of(connect.reply));
+            out = connect.carriesQueue ? drainWith(connect.reply()) : new ArrayList<>(List.of(connect.reply()));
             armExpiry(session.getInterval() + session.getMaxInterval());
         }
         releaseSlot(connect);

@@ -167,7 +167,7 @@ public final class SessionRegistry {
             out.add(notice);
         }
         if (ended.held() != null && reason != EndReason.SERVER_CLOSED) {
-            MessageImpl reply = ended.held().reply;
+            MessageImpl reply = ended.held().reply();
             Map<String, Object> advice = reply.getAdvice(true);
             advice.put("reconnect", "none");
             if (reason == EndReason.QUEUE_FULL) {
