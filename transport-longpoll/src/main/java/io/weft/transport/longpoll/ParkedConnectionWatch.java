@@ -145,6 +145,7 @@ final class ParkedConnectionWatch {
         /** Returns pipelined bytes to the HTTP/1 connection, which reads them after the current response. */
         private void giveBack(ByteBuffer buffer) {
             if (endPoint.getConnection() instanceof Connection.UpgradeTo connection) {
+                LOG.debug("keeping a pipelined request behind the parked one on {}", endPoint);
                 connection.onUpgradeTo(BufferUtil.copy(buffer));
             } else {
                 endPoint.close(new IOException("cannot keep bytes pipelined behind a parked request"));

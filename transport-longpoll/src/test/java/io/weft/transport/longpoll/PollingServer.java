@@ -12,6 +12,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.server.handler.StatisticsHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /** An embedded Jetty on a free port of 127.0.0.1 with a Bayeux server mounted at {@code /cometd} by one adapter. */
 final class PollingServer implements AutoCloseable {
@@ -37,9 +38,14 @@ final class PollingServer implements AutoCloseable {
     }
 
     static PollingServer start(Mount mount, ServerOptions options, long idleTimeoutMillis) throws Exception {
+        return start(mount, options, idleTimeoutMillis, new QueuedThreadPool());
+    }
+
+    static PollingServer start(Mount mount, ServerOptions options, long idleTimeoutMillis, QueuedThreadPool threads)
+            throws Exception {
         BayeuxServer bayeux = BayeuxServer.create(options);
-        Server jetty = new Server();
-        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(httpConfiguration()));
+        Server jetty = new Server(threads);
+        ServerConnector connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(httpConfiguration()));
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         connector.setIdleTimeout(idleTimeoutMillis);

@@ -1,0 +1,204 @@
+package io.weft.transport.longpoll;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.server.api.ServerOptions;
+import io.weft.transport.longpoll.PollingServer.Mount;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.AsyncRequestContent;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.StringRequestContent;
+import org.eclipse.jetty.http.HttpCookieStore;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Bad input gets a 4xx with a one-line reason or a Bayeux error reply: never a 500, never a warning in the log, never
+ * harm to another client's session.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class BadInputTest {
+    private static final int LIMIT = 1024;
+    private static HttpClient http;
+    private PollingServer server;
+    private WarningLog log;
+    private BayeuxConversation bystander;
+
+    @BeforeAll
+    static void startClient() throws Exception {
+        http = new HttpClient();
+        http.setHttpCookieStore(new HttpCookieStore.Empty());
+        http.setFollowRedirects(false);
+        http.start();
+    }
+
+    @AfterAll
+    static void stopClient() throws Exception {
+        http.stop();
+    }
+
+    private Browser start(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.builder().maxMessageSize(LIMIT).build());
+        bystander = new BayeuxConversation(new Browser(http, server.uri()));
+        bystander.handshake();
+        log = WarningLog.install();
+        return new Browser(http, server.uri());
+    }
+
+    @AfterEach
+    void bystanderIsUnharmedAndNothingWasLoggedAboveInfo() throws Exception {
+        try {
+            if (bystander != null) {
+                assertEquals(true, bystander.connectNow().message().get("successful"), "another client's session");
+            }
+            if (log != null) {
+                assertEquals(List.of(), log.warnings());
+            }
+        } finally {
+            if (log != null) {
+                log.close();
+            }
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    private static void assertOneLineReason(Reply reply, int status, String contains) {
+        assertEquals(status, reply.status(), reply.body());
+        assertTrue(reply.contentType().startsWith("text/plain"), reply.contentType());
+        String body = reply.body();
+        assertTrue(body.endsWith("\n") && body.indexOf('\n') == body.length() - 1, "one line: " + body);
+        assertTrue(body.contains(contains), body);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void bodyOverMaxMessageSizeGets413(Mount mount) throws Exception {
+        Browser browser = start(mount);
+        char[] text = new char[LIMIT + 1];
+        Arrays.fill(text, ' ');
+        text[0] = '[';
+        text[LIMIT] = ']';
+
+        Reply reply = browser.send(browser.post(new String(text)));
+
+        assertOneLineReason(reply, 413, "maxMessageSize");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void declaredLengthOverMaxMessageSizeGets413BeforeTheBodyArrives(Mount mount) throws Exception {
+        Browser browser = start(mount);
+        AsyncRequestContent body = new AsyncRequestContent("application/json");
+        body.write(ByteBuffer.wrap("[{\"channel\":".getBytes()), Callback.NOOP);
+        Request request = browser.prepare(http.newRequest(server.uri()).method(HttpMethod.POST).body(body)
+                .headers(h -> h.put(HttpHeader.CONTENT_LENGTH, 10L * LIMIT)));
+
+        assertEquals(413, status(request));
+        body.fail(new Exception("test over"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void chunkedBodyIsRefusedOnceItGrowsPastMaxMessageSize(Mount mount) throws Exception {
+        Browser browser = start(mount);
+        AsyncRequestContent body = new AsyncRequestContent("application/json");
+        byte[] half = new byte[LIMIT / 2 + 10];
+        Arrays.fill(half, (byte) ' ');
+        body.write(ByteBuffer.wrap(half), Callback.NOOP);
+        body.write(ByteBuffer.wrap(half.clone()), Callback.NOOP);
+        Request request = browser.prepare(http.newRequest(server.uri()).method(HttpMethod.POST).body(body));
+
+        // The body never ends: only counting while reading can answer it.
+        assertEquals(413, status(request));
+        body.fail(new Exception("test over"));
+    }
+
+    /** The status of a response whose request body may never finish. */
+    private static int status(Request request) throws Exception {
+        CompletableFuture<Integer> status = new CompletableFuture<>();
+        request.onResponseBegin(response -> status.complete(response.getStatus()));
+        request.send(result -> status.complete(-1));
+        return status.get(10, TimeUnit.SECONDS);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void bodyThatIsNotJsonGets400WithAOneLineReason(Mount mount) throws Exception {
+        Browser browser = start(mount);
+
+        assertOneLineReason(browser.send(browser.post("hello, server")), 400, "JSON");
+        assertOneLineReason(browser.send(browser.post("[{\"channel\":\"/meta/handshake\"")), 400, "JSON");
+        assertOneLineReason(browser.send(browser.post("")), 400, "empty");
+        assertOneLineReason(browser.send(browser.post("42")), 400, "array");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void jsonpCallbackThatIsNotAShortNameGets400(Mount mount) throws Exception {
+        Browser browser = start(mount);
+        String handshake = "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+                + "\"supportedConnectionTypes\":[\"callback-polling\"]}]";
+
+        assertOneLineReason(browser.send(browser.jsonp("alert(document.cookie)", handshake)), 400, "jsonp");
+        assertOneLineReason(browser.send(browser.jsonp("a".repeat(65), handshake)), 400, "jsonp");
+        assertOneLineReason(browser.send(browser.jsonp("", handshake)), 400, "jsonp");
+        assertOneLineReason(browser.send(browser.jsonpForm("cb;x", handshake)), 400, "jsonp");
+        assertEquals(200, browser.send(browser.jsonp("A.b_c-9" + "z".repeat(57), handshake)).status());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void fieldsOfTheWrongTypeGetABayeuxErrorReply(Mount mount) throws Exception {
+        Browser browser = start(mount);
+        String clientId = bystander.clientId();
+
+        Reply reply = browser.send(browser.post("[{\"channel\":42,\"id\":\"1\"},"
+                + "{\"channel\":\"/meta/subscribe\",\"clientId\":[\"" + clientId + "\"],\"subscription\":\"/a\",\"id\":\"2\"},"
+                + "{\"channel\":\"/meta/handshake\",\"version\":\"1.0\",\"supportedConnectionTypes\":\"long-polling\",\"id\":\"3\"},"
+                + "{\"channel\":\"/meta/connect\",\"clientId\":\"" + clientId + "\",\"advice\":\"none\",\"id\":\"4\"}]"));
+
+        assertEquals(200, reply.status());
+        List<Map<String, Object>> messages = reply.messages();
+        assertEquals(4, messages.size(), reply.body());
+        for (Map<String, Object> message : messages) {
+            assertEquals(false, message.get("successful"), reply.body());
+            assertTrue(message.get("error") instanceof String, reply.body());
+        }
+        assertEquals("405::channel_invalid", messages.get(0).get("error"));
+        assertEquals("400::message_invalid", messages.get(1).get("error"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void malformedRequestsGet4xxNot500(Mount mount) throws Exception {
+        Browser browser = start(mount);
+
+        assertOneLineReason(browser.send(browser.prepare(http.newRequest(server.uri()))), 400, "jsonp");
+        assertOneLineReason(browser.send(browser.prepare(http.newRequest(server.uri() + "?jsonp=cb"))), 400,
+                "message");
+        assertOneLineReason(browser.send(browser.prepare(http.newRequest(server.uri()).method(HttpMethod.POST)
+                .body(new StringRequestContent("application/x-www-form-urlencoded", "message=%zz")))), 400,
+                "malformed");
+        Reply put = browser.send(browser.prepare(http.newRequest(server.uri()).method(HttpMethod.PUT)
+                .body(new StringRequestContent("application/json", "[]"))));
+        assertOneLineReason(put, 405, "PUT");
+        assertFalse(put.headers().get("Allow").isEmpty());
+    }
+}

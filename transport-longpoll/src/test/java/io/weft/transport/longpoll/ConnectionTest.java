@@ -1,0 +1,134 @@
+package io.weft.transport.longpoll;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.server.api.ServerOptions;
+import io.weft.server.testing.Json;
+import io.weft.transport.longpoll.PollingServer.Mount;
+import java.net.HttpCookie;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http.HttpCookieStore;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** What a parked poll does to its connection and to the server's threads. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class ConnectionTest {
+    private static final String HANDSHAKE = "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+            + "\"supportedConnectionTypes\":[\"long-polling\"]}]";
+    private static HttpClient http;
+    private PollingServer server;
+
+    @BeforeAll
+    static void startClient() throws Exception {
+        http = new HttpClient();
+        http.setHttpCookieStore(new HttpCookieStore.Empty());
+        http.setFollowRedirects(false);
+        http.start();
+    }
+
+    @AfterAll
+    static void stopClient() throws Exception {
+        http.stop();
+    }
+
+    @AfterEach
+    void stopServer() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void heldConnectOutlivesAnIdleTimeoutShorterThanTheHold() throws Exception {
+        server = PollingServer.start(Mount.HANDLER, ServerOptions.builder().timeout(1500).build(), 300);
+        BayeuxConversation client = new BayeuxConversation(new Browser(http, server.uri()));
+        client.handshake();
+        client.connectNow();
+
+        Reply reply = client.browser().await(client.connect());
+
+        assertEquals(200, reply.status());
+        assertEquals(true, reply.message().get("successful"), "answered by the engine's timeout, not cut by Jetty");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void requestPipelinedBehindAParkedPollIsServedAfterIt(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.builder().timeout(2500).build());
+        try (RawHttp connection = new RawHttp(server.uri())) {
+            connection.post(HANDSHAKE, null);
+            String[] handshake = connection.read();
+            String cookie = cookie(handshake[1]);
+            String clientId = (String) Json.array(handshake[2]).get(0).get("clientId");
+            String connect = "[{\"channel\":\"/meta/connect\",\"connectionType\":\"long-polling\",\"clientId\":\""
+                    + clientId + "\"}]";
+
+            Conditions.await("the handshake is done", 5, () -> server.requestsActive() == 0);
+            connection.post(connect, cookie);
+            Conditions.await("the connect is parked", 5, () -> server.requestsActive() == 1);
+            // Jetty does not read while the connect is parked: this one waits in the socket for the watch to find.
+            connection.post(HANDSHAKE, cookie);
+
+            String[] first = connection.read();
+            String[] second = connection.read();
+            assertEquals("HTTP/1.1 200 OK", first[0]);
+            assertEquals("/meta/connect", Json.array(first[2]).get(0).get("channel"));
+            assertEquals("HTTP/1.1 200 OK", second[0]);
+            Map<String, Object> reply = Json.array(second[2]).get(0);
+            assertEquals("/meta/handshake", reply.get("channel"));
+            assertEquals(true, reply.get("successful"));
+        }
+    }
+
+    private static String cookie(String head) {
+        for (String line : head.split("\r\n")) {
+            if (line.toLowerCase().startsWith("set-cookie:")) {
+                return HttpCookie.parse(line).get(0).getValue();
+            }
+        }
+        throw new AssertionError("no Set-Cookie in " + head);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void parkedPollsHoldNoThread(Mount mount) throws Exception {
+        QueuedThreadPool threads = new QueuedThreadPool(12, 4);
+        server = PollingServer.start(mount, ServerOptions.defaults(), 30_000, threads);
+        int parked = 40;
+        List<BayeuxConversation> clients = new ArrayList<>();
+        List<CompletableFuture<Reply>> polls = new ArrayList<>();
+        for (int i = 0; i < parked; i++) {
+            BayeuxConversation client = new BayeuxConversation(new Browser(http, server.uri()));
+            client.handshake();
+            client.connectNow();
+            clients.add(client);
+            polls.add(client.connect());
+        }
+        Conditions.await(parked + " polls parked", 10, () -> server.requestsActive() == parked);
+
+        BayeuxConversation latecomer = new BayeuxConversation(new Browser(http, server.uri()));
+        assertEquals(true, latecomer.handshake().message().get("successful"),
+                parked + " parked polls on " + threads.getMaxThreads() + " threads");
+        assertTrue(polls.stream().noneMatch(CompletableFuture::isDone));
+
+        for (BayeuxConversation client : clients) {
+            server.bayeux().getSession(client.clientId()).disconnect();
+        }
+        for (CompletableFuture<Reply> poll : polls) {
+            assertEquals(200, poll.get(10, TimeUnit.SECONDS).status());
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.weft.transport.longpoll;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/** HTTP/1.1 over a plain socket, for what HttpClient will not do: pipelining, exact bytes on the wire. */
+final class RawHttp implements AutoCloseable {
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+    private final URI uri;
+
+    RawHttp(URI uri) throws IOException {
+        this.uri = uri;
+        this.socket = new Socket(uri.getHost(), uri.getPort());
+        this.socket.setSoTimeout(10_000);
+        this.in = socket.getInputStream();
+        this.out = socket.getOutputStream();
+    }
+
+    /** Writes a POST of a JSON body, without waiting for anything. */
+    void post(String json, String cookie) throws IOException {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        String head = "POST " + uri.getPath() + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n"
+                + (cookie == null ? "" : "Cookie: BAYEUX_BROWSER=" + cookie + "\r\n") + "\r\n";
+        // One write, so the server reads the whole request at once and nothing of the next one with it.
+        ByteArrayOutputStream request = new ByteArrayOutputStream();
+        request.write(head.getBytes(StandardCharsets.US_ASCII));
+        request.write(body);
+        out.write(request.toByteArray());
+        out.flush();
+    }
+
+    /** Reads one response (status line, headers, a Content-Length body). */
+    String[] read() throws IOException {
+        String head = readHead();
+        int length = 0;
+        for (String line : head.split("\r\n")) {
+            if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+                length = Integer.parseInt(line.substring(15).trim());
+            }
+        }
+        byte[] body = in.readNBytes(length);
+        return new String[] {head.substring(0, head.indexOf("\r\n")), head, new String(body, StandardCharsets.UTF_8)};
+    }
+
+    private String readHead() throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int matched = 0;
+        while (matched < 4) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("connection closed after " + head);
+            }
+            head.write(b);
+            matched = (b == (matched % 2 == 0 ? '\r' : '\n')) ? matched + 1 : (b == '\r' ? 1 : 0);
+        }
+        return head.toString(StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
