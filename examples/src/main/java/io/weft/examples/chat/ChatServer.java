@@ -1,0 +1,178 @@
+package io.weft.examples.chat;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ServerOptions;
+import io.weft.server.ext.AcknowledgedMessagesExtension;
+import io.weft.transport.longpoll.LongPollingHandler;
+import io.weft.transport.websocket.WebSocketTransport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.server.handler.ContextHandlerCollection;
+import org.eclipse.jetty.server.handler.ResourceHandler;
+import org.eclipse.jetty.util.resource.Resource;
+import org.eclipse.jetty.util.resource.ResourceFactory;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
+
+/**
+ * The chat demo on embedded Jetty: Bayeux on {@value #BAYEUX_PATH} (websocket upgrades and long-polling on the same
+ * path), and the page, its script and Weft's browser client from the class path folder {@code static/}.
+ *
+ * <pre>
+ * Server
+ *  └ WebSocketUpgradeHandler      upgrades on /cometd/* become websocket connections
+ *     └ ContextHandlerCollection  everything else
+ *        ├ /cometd  LongPollingHandler   long-polling and callback-polling
+ *        ├ (contexts added by the caller: tests serve the official client's files this way)
+ *        └ /        ResourceHandler      static/ from the class path: index.html, chat.js, weft.js
+ * </pre>
+ *
+ * <p>Started by {@link #start(Settings)} on the caller's thread; closed by {@link #close()}. Thread-safe.
+ */
+public final class ChatServer implements AutoCloseable {
+    /** Where the Bayeux transports are mounted. */
+    public static final String BAYEUX_PATH = "/cometd";
+
+    private final BayeuxServer bayeux;
+    private final ChatRooms rooms;
+    private final Server jetty;
+    private final ServerConnector connector;
+
+    /**
+     * How to start the demo.
+     *
+     * @param host the address to listen on ({@code 127.0.0.1}: this machine only; {@code 0.0.0.0}: every interface)
+     * @param port the port, 0 for a free one
+     * @param webSocket whether the websocket transport is mounted (false: long-polling only, as behind a proxy that
+     *     blocks upgrades)
+     * @param options the Bayeux server's options
+     * @param contexts more contexts to serve beside the demo's
+     */
+    public record Settings(String host, int port, boolean webSocket, ServerOptions options, List<ContextHandler> contexts) {
+        public Settings {
+            Objects.requireNonNull(host, "host");
+            Objects.requireNonNull(options, "options");
+            contexts = List.copyOf(contexts);
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0 to 65535: " + port);
+            }
+        }
+
+        /** This machine only, both transports, default options. */
+        public static Settings of(int port) {
+            return new Settings("127.0.0.1", port, true, ServerOptions.defaults(), List.of());
+        }
+
+        public Settings withHost(String value) {
+            return new Settings(value, port, webSocket, options, contexts);
+        }
+
+        public Settings withWebSocket(boolean value) {
+            return new Settings(host, port, value, options, contexts);
+        }
+
+        public Settings withContext(ContextHandler context) {
+            List<ContextHandler> more = new ArrayList<>(contexts);
+            more.add(context);
+            return new Settings(host, port, webSocket, options, more);
+        }
+    }
+
+    private ChatServer(Settings settings) {
+        bayeux = BayeuxServer.create(settings.options());
+        bayeux.addExtension(new AcknowledgedMessagesExtension());
+        rooms = ChatRooms.install(bayeux);
+        jetty = new Server();
+        connector = new ServerConnector(jetty);
+        connector.setHost(settings.host());
+        connector.setPort(settings.port());
+        jetty.addConnector(connector);
+        jetty.setHandler(handlers(settings));
+    }
+
+    /** Starts the demo; it is listening when this returns. */
+    public static ChatServer start(Settings settings) throws Exception {
+        ChatServer server = new ChatServer(settings);
+        try {
+            server.jetty.start();
+        } catch (Exception x) {
+            server.close();
+            throw x;
+        }
+        return server;
+    }
+
+    // tag::embedded[]
+    private Handler handlers(Settings settings) {
+        ContextHandler cometd = new ContextHandler(new LongPollingHandler(bayeux), BAYEUX_PATH);
+        cometd.setAllowNullPathInContext(true); // the clients are given http://host/cometd, without a slash
+
+        ContextHandlerCollection contexts = new ContextHandlerCollection(cometd, staticFiles());
+        settings.contexts().forEach(contexts::addHandler);
+        if (!settings.webSocket()) {
+            return contexts;
+        }
+        WebSocketUpgradeHandler webSocket = WebSocketTransport.install(bayeux, jetty, BAYEUX_PATH + "/*");
+        webSocket.setHandler(contexts); // what is not an upgrade goes on: long-polling, files
+        return webSocket;
+    }
+    // end::embedded[]
+
+    private ContextHandler staticFiles() {
+        Resource base = ResourceFactory.of(jetty).newClassLoaderResource("static/");
+        if (base == null) {
+            throw new IllegalStateException("static/ is not on the class path");
+        }
+        ResourceHandler files = new ResourceHandler();
+        files.setBaseResource(base);
+        files.setWelcomeFiles("index.html");
+        files.setDirAllowed(false);
+        files.setCacheControl("no-cache"); // the page and its scripts are small; always the current ones
+        return new ContextHandler(files, "/");
+    }
+
+    /** The port it listens on (the one chosen when started with port 0). */
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    /** {@code http://host:port} as a browser on this machine reaches it. */
+    public String baseUrl() {
+        String host = connector.getHost();
+        if (host == null || host.equals("0.0.0.0") || host.equals("::")) {
+            host = "127.0.0.1";
+        }
+        return "http://" + host + ":" + port();
+    }
+
+    public BayeuxServer bayeux() {
+        return bayeux;
+    }
+
+    public ChatRooms rooms() {
+        return rooms;
+    }
+
+    /** Blocks until the server stops. */
+    public void join() throws InterruptedException {
+        jetty.join();
+    }
+
+    /** Stops Jetty, then the Bayeux server. */
+    @Override
+    public void close() {
+        try {
+            jetty.stop();
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
+        } catch (Exception x) {
+            throw new IllegalStateException("Jetty did not stop cleanly", x);
+        } finally {
+            bayeux.close();
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package io.weft.examples.chat;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ServerOptions;
+import io.weft.server.ext.AcknowledgedMessagesExtension;
+import io.weft.transport.longpoll.LongPollingServlet;
+import io.weft.transport.websocket.WebSocketServletMount;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+
+/**
+ * The chat demo as a web application: declared in the WAR's {@code web.xml}, it creates the Bayeux server with the
+ * chat's services, publishes it in the servlet context for the {@link LongPollingServlet} mapped on
+ * {@code /cometd/*}, and mounts websocket on the same path through Jetty's WebSocket container.
+ *
+ * <p>The container calls it on the thread that starts and stops the web application. Websocket needs a Jetty 12
+ * server with the {@code ee11-websocket-jetty} module (the Jetty Maven plugin has it); elsewhere start-up fails with an
+ * {@code IllegalStateException} that says so.
+ */
+public class ChatWarListener implements ServletContextListener {
+    public ChatWarListener() {
+    }
+
+    // tag::war[]
+    @Override
+    public void contextInitialized(ServletContextEvent event) {
+        ServletContext context = event.getServletContext();
+        BayeuxServer bayeux = BayeuxServer.create(ServerOptions.defaults());
+        bayeux.addExtension(new AcknowledgedMessagesExtension());
+        ChatRooms.install(bayeux);
+        // the LongPollingServlet of web.xml finds the server here when it starts, after the listeners
+        context.setAttribute(LongPollingServlet.BAYEUX_SERVER_ATTRIBUTE, bayeux);
+        WebSocketServletMount.mount(context, bayeux, "/cometd/*");
+    }
+
+    @Override
+    public void contextDestroyed(ServletContextEvent event) {
+        if (event.getServletContext().getAttribute(LongPollingServlet.BAYEUX_SERVER_ATTRIBUTE)
+                instanceof BayeuxServer bayeux) {
+            bayeux.close();
+        }
+    }
+    // end::war[]
+}

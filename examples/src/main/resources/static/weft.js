@@ -1,0 +1,679 @@
+// Weft's browser client: a small Bayeux 1.0 client as an ES module, with no dependencies.
+//
+//   import {BayeuxClient} from './weft.js';
+//   const client = new BayeuxClient('/cometd');
+//   await client.handshake();
+//   await client.subscribe('/chat/lobby', message => console.log(message.data));
+//   await client.publish('/chat/lobby', {text: 'hello'});
+//
+// What it does: handshake; the /meta/connect loop that follows the server's advice (timeout, interval, reconnect);
+// websocket, falling back to long-polling when a websocket cannot be opened; subscribe (wildcards included) and
+// publish; a new handshake when the server has forgotten the session, with every subscription made again; and,
+// as an option, the acknowledgement extension (no message lost across reconnects). See docs/browser-client.md.
+//
+// Threads: none. Everything runs on the page's event loop; callbacks are called from it and should return quickly.
+
+const META_HANDSHAKE = '/meta/handshake';
+const META_CONNECT = '/meta/connect';
+const META_SUBSCRIBE = '/meta/subscribe';
+const META_UNSUBSCRIBE = '/meta/unsubscribe';
+const META_DISCONNECT = '/meta/disconnect';
+
+/** The connection types this client speaks, in its default order of preference. */
+export const TRANSPORTS = Object.freeze(['websocket', 'long-polling']);
+
+/** A request the server refused: `reply` is its reply, `message` the reply's `error` (`402::session_unknown`...). */
+export class BayeuxError extends Error {
+    constructor(reply) {
+        super(reply && reply.error ? String(reply.error) : 'request failed');
+        this.name = 'BayeuxError';
+        this.reply = reply;
+    }
+}
+
+/**
+ * Whether a subscription pattern covers a channel: `/a/*` covers `/a/b` (one segment), `/a/**` covers `/a/b` and
+ * `/a/b/c` (any depth), anything else only itself.
+ */
+export function channelMatches(pattern, channel) {
+    if (pattern === channel) {
+        return true;
+    }
+    const p = pattern.split('/');
+    const c = channel.split('/');
+    const last = p[p.length - 1];
+    if (last !== '*' && last !== '**') {
+        return false;
+    }
+    const prefix = p.length - 1;
+    if (last === '*' ? c.length !== p.length : c.length <= prefix) {
+        return false;
+    }
+    for (let i = 0; i < prefix; i++) {
+        if (p[i] !== c[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/** HTTP long-polling: each batch is one POST whose response body holds the replies and any queued messages. */
+class LongPollingTransport {
+    constructor(url, onMessages) {
+        this.name = 'long-polling';
+        this.url = url;
+        this.onMessages = onMessages;
+        this.inFlight = new Set();
+    }
+
+    /** Sends a batch; resolves once the response's messages were handed to `onMessages`, rejects on failure. */
+    async send(messages, timeoutMs, keepalive = false) {
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(new Error('no response within ' + timeoutMs + ' ms')),
+            timeoutMs);
+        this.inFlight.add(controller);
+        try {
+            const response = await fetch(this.url, {
+                method: 'POST',
+                headers: {'Content-Type': 'application/json;charset=UTF-8'},
+                body: JSON.stringify(messages),
+                credentials: 'include',
+                cache: 'no-store',
+                signal: controller.signal,
+                keepalive,
+            });
+            if (!response.ok) {
+                throw new Error('HTTP ' + response.status);
+            }
+            const body = await response.json();
+            this.onMessages(Array.isArray(body) ? body : [body]);
+        } finally {
+            clearTimeout(timer);
+            this.inFlight.delete(controller);
+        }
+    }
+
+    /** Aborts every request in flight (a held /meta/connect included). */
+    close() {
+        for (const controller of this.inFlight) {
+            controller.abort(new Error('closed'));
+        }
+        this.inFlight.clear();
+    }
+}
+
+/**
+ * Websocket: one socket, opened when first needed and again after it closes. Each batch is one text frame; replies
+ * and pushed messages arrive in frames of their own. `everOpened` tells a websocket that cannot pass (a proxy, a
+ * server without it) from one that broke later.
+ */
+class WebSocketTransport {
+    constructor(url, onMessages) {
+        this.name = 'websocket';
+        this.url = url.replace(/^http/, 'ws');
+        this.onMessages = onMessages;
+        this.everOpened = false;
+        this.socket = null;
+        this.opening = null;
+        this.waiting = new Map(); // message id -> {resolve, reject, timer}
+    }
+
+    static available() {
+        return typeof globalThis.WebSocket === 'function';
+    }
+
+    open() {
+        if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+            return Promise.resolve(this.socket);
+        }
+        if (this.opening) {
+            return this.opening;
+        }
+        this.opening = new Promise((resolve, reject) => {
+            const socket = new WebSocket(this.url);
+            let opened = false;
+            socket.onopen = () => {
+                opened = true;
+                this.everOpened = true;
+                this.socket = socket;
+                this.opening = null;
+                resolve(socket);
+            };
+            socket.onmessage = event => this.#received(event.data);
+            socket.onclose = event => {
+                if (!opened) {
+                    this.opening = null;
+                    reject(new Error('websocket could not be opened (' + event.code + ')'));
+                    return;
+                }
+                if (this.socket === socket) {
+                    this.socket = null;
+                }
+                this.#failAll(new Error('websocket closed (' + event.code + ')'));
+            };
+        });
+        return this.opening;
+    }
+
+    /** Sends a batch; resolves when the replies to all its messages have been handed to `onMessages`. */
+    async send(messages, timeoutMs) {
+        const socket = await this.open();
+        const replies = messages.map(message => new Promise((resolve, reject) => {
+            const timer = setTimeout(() => {
+                this.waiting.delete(message.id);
+                reject(new Error('no reply within ' + timeoutMs + ' ms'));
+                socket.close(4000, 'reply timeout'); // a socket that lost a reply is not trusted further
+            }, timeoutMs);
+            this.waiting.set(message.id, {resolve, reject, timer});
+        }));
+        socket.send(JSON.stringify(messages));
+        await Promise.all(replies);
+    }
+
+    /** Sends a batch without waiting for replies (a disconnect from a page being closed). */
+    sendAndForget(messages) {
+        if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+            this.socket.send(JSON.stringify(messages));
+        }
+    }
+
+    #received(text) {
+        let messages;
+        try {
+            const parsed = JSON.parse(text);
+            messages = Array.isArray(parsed) ? parsed : [parsed];
+        } catch (x) {
+            return; // not Bayeux; nothing to do with it
+        }
+        this.onMessages(messages);
+        for (const message of messages) {
+            const waiter = 'successful' in message ? this.waiting.get(message.id) : undefined;
+            if (waiter) {
+                this.waiting.delete(message.id);
+                clearTimeout(waiter.timer);
+                waiter.resolve();
+            }
+        }
+    }
+
+    #failAll(error) {
+        for (const waiter of this.waiting.values()) {
+            clearTimeout(waiter.timer);
+            waiter.reject(error);
+        }
+        this.waiting.clear();
+    }
+
+    close() {
+        const socket = this.socket;
+        this.socket = null;
+        if (socket) {
+            socket.close(1000, 'closed by the client');
+        }
+        this.#failAll(new Error('closed'));
+    }
+}
+
+/**
+ * A Bayeux client. Create one per page (per server), call `handshake()`, then `subscribe` and `publish`.
+ *
+ * Options:
+ * - `transports`: connection types in order of preference, default `['websocket', 'long-polling']`; give
+ *   `['long-polling']` to keep off websocket;
+ * - `ack`: ask for the acknowledgement extension (the server must have it installed), default false;
+ * - `maxNetworkDelay`: ms a reply may take beyond what the server may hold it, default 10000;
+ * - `backoffIncrement`, `maxBackoff`: ms added to the wait before each retry after a failure, and its cap (1000, 30000).
+ *
+ * Events, with `addListener(event, callback)`: `state` (the new state: `disconnected`, `handshaking`, `connecting`,
+ * `connected`, `unconnected` (the connection is lost and being retried), `disconnecting`), `handshake` (each
+ * successful handshake reply, with `{rehandshake: true}` after the first), `message` (every message received, for
+ * debugging).
+ */
+export class BayeuxClient {
+    #url;
+    #options;
+    #transports;
+    #transport = null;
+    #state = 'disconnected';
+    #clientId = null;
+    #nextId = 0;
+    #pending = new Map(); // id -> {resolve, reject}
+    #subscriptions = new Map(); // channel -> {callbacks: Set, confirmed: boolean}
+    #listeners = new Map(); // event -> Set
+    #advice = {reconnect: 'retry', interval: 0, timeout: 60000};
+    #backoff = 0;
+    #timer = null;
+    #handshakes = 0;
+    #firstConnect = true;
+    #ackEnabled = false;
+    #lastAck = 0;
+    #ready;
+    #resolveReady;
+    #rejectReady;
+
+    constructor(url, options = {}) {
+        this.#url = new URL(url, globalThis.location ? globalThis.location.href : undefined).href;
+        this.#options = {
+            transports: TRANSPORTS,
+            ack: false,
+            maxNetworkDelay: 10000,
+            backoffIncrement: 1000,
+            maxBackoff: 30000,
+            ...options,
+        };
+        const receive = messages => this.#receive(messages);
+        this.#transports = this.#options.transports
+            .filter(name => name !== 'websocket' || WebSocketTransport.available())
+            .map(name => {
+                if (name === 'websocket') {
+                    return new WebSocketTransport(this.#url, receive);
+                }
+                if (name === 'long-polling') {
+                    return new LongPollingTransport(this.#url, receive);
+                }
+                throw new Error('unknown transport: ' + name);
+            });
+        if (this.#transports.length === 0) {
+            throw new Error('no usable transport among ' + this.#options.transports.join(', '));
+        }
+        this.#resetReady();
+    }
+
+    /** The current state (see the class comment). */
+    get state() {
+        return this.#state;
+    }
+
+    /** The session's clientId, or null when not handshaken. */
+    get clientId() {
+        return this.#clientId;
+    }
+
+    /** The connection type in use: `websocket` or `long-polling`. */
+    get transport() {
+        return (this.#transport || this.#transports[0]).name;
+    }
+
+    /** Whether the server agreed to the acknowledgement extension. */
+    get ackEnabled() {
+        return this.#ackEnabled;
+    }
+
+    addListener(event, callback) {
+        if (!this.#listeners.has(event)) {
+            this.#listeners.set(event, new Set());
+        }
+        this.#listeners.get(event).add(callback);
+    }
+
+    removeListener(event, callback) {
+        const set = this.#listeners.get(event);
+        if (set) {
+            set.delete(callback);
+        }
+    }
+
+    /**
+     * Handshakes and starts the connect loop. Resolves with the first successful handshake reply; rejects if the
+     * server refuses with advice `reconnect: none`. Failures the client can retry (the network) are retried.
+     */
+    handshake() {
+        if (this.#state === 'disconnected') {
+            this.#transport = null;
+            this.#startHandshake();
+        }
+        return this.#ready;
+    }
+
+    /**
+     * Subscribes `callback` to `channel` (wildcards `*` and `**` allowed); it is called with each message received
+     * there. Resolves with a subscription to pass to `unsubscribe`, once the server confirmed it. The subscription
+     * is made again by itself after a new handshake.
+     */
+    async subscribe(channel, callback) {
+        let entry = this.#subscriptions.get(channel);
+        const first = !entry;
+        if (first) {
+            entry = {callbacks: new Set(), confirmed: false, again: false};
+            this.#subscriptions.set(channel, entry);
+        }
+        entry.callbacks.add(callback);
+        const subscription = {channel, callback};
+        if (first || !entry.confirmed) {
+            try {
+                await this.#sendWhenReady({channel: META_SUBSCRIBE, subscription: channel});
+                entry.confirmed = true;
+            } catch (x) {
+                entry.callbacks.delete(callback);
+                if (entry.callbacks.size === 0 && this.#subscriptions.get(channel) === entry) {
+                    this.#subscriptions.delete(channel);
+                }
+                throw x;
+            }
+        }
+        return subscription;
+    }
+
+    /** Removes a subscription; the server is told when the channel's last callback goes. */
+    async unsubscribe(subscription) {
+        const entry = this.#subscriptions.get(subscription.channel);
+        if (!entry || !entry.callbacks.delete(subscription.callback) || entry.callbacks.size > 0) {
+            return;
+        }
+        this.#subscriptions.delete(subscription.channel);
+        if (this.#clientId) {
+            await this.#send({channel: META_UNSUBSCRIBE, subscription: subscription.channel});
+        }
+    }
+
+    /**
+     * Publishes `data` to `channel`. Resolves with the server's reply (for a `/service/` channel its `data` is the
+     * service's answer); rejects with a BayeuxError if the server refused it.
+     */
+    publish(channel, data) {
+        return this.#sendWhenReady({channel, data});
+    }
+
+    /** Ends the session: tells the server, stops the connect loop, closes the connections. */
+    async disconnect() {
+        if (this.#state === 'disconnected') {
+            return;
+        }
+        const clientId = this.#clientId;
+        const transport = this.#transport;
+        this.#setState('disconnecting');
+        clearTimeout(this.#timer);
+        try {
+            if (clientId && transport) {
+                const message = {channel: META_DISCONNECT, clientId, id: String(++this.#nextId)};
+                if (transport instanceof WebSocketTransport) {
+                    transport.sendAndForget([message]);
+                } else {
+                    await transport.send([message], this.#options.maxNetworkDelay, true);
+                }
+            }
+        } catch (x) {
+            // the session expires on the server anyway
+        } finally {
+            this.#stop(new Error('disconnected'));
+        }
+    }
+
+    // ---- handshake and the connect loop ----
+
+    #startHandshake() {
+        clearTimeout(this.#timer);
+        this.#clientId = null;
+        this.#ackEnabled = false;
+        this.#lastAck = 0;
+        this.#firstConnect = true;
+        for (const entry of this.#subscriptions.values()) {
+            // what the old session had is made again after the handshake; a first subscribe still waiting
+            // for the handshake sends itself
+            entry.again = entry.again || entry.confirmed;
+            entry.confirmed = false;
+        }
+        if (!this.#transport) {
+            this.#transport = this.#transports[0];
+        }
+        this.#setState('handshaking');
+        const message = {
+            channel: META_HANDSHAKE,
+            version: '1.0',
+            minimumVersion: '1.0',
+            supportedConnectionTypes: this.#transports.map(t => t.name),
+            advice: {timeout: 60000, interval: 0},
+        };
+        if (this.#options.ack) {
+            message.ext = {ack: true};
+        }
+        const transport = this.#transport;
+        this.#request(transport, message, this.#options.maxNetworkDelay)
+            .then(reply => this.#handshakeReplied(reply), failure => this.#handshakeFailed(transport, failure));
+    }
+
+    #handshakeReplied(reply) {
+        if (this.#state !== 'handshaking') {
+            return;
+        }
+        this.#updateAdvice(reply);
+        if (!reply.successful) {
+            if (this.#advice.reconnect === 'none') {
+                this.#stop(new BayeuxError(reply));
+            } else {
+                this.#retry(() => this.#startHandshake());
+            }
+            return;
+        }
+        this.#clientId = reply.clientId;
+        this.#ackEnabled = Boolean(this.#options.ack && reply.ext && reply.ext.ack === true);
+        this.#backoff = 0;
+        const offered = reply.supportedConnectionTypes || [];
+        const chosen = this.#transports.find(t => offered.includes(t.name));
+        if (!chosen) {
+            this.#stop(new Error('the server offers none of ' + this.#transports.map(t => t.name).join(', ')));
+            return;
+        }
+        if (chosen !== this.#transport) {
+            this.#transport.close();
+            this.#transport = chosen;
+        }
+        this.#setState('connecting');
+        const rehandshake = this.#handshakes++ > 0;
+        this.#resubscribe();
+        this.#resolveReady(reply);
+        this.#emit('handshake', reply, {rehandshake});
+        this.#connect();
+    }
+
+    #handshakeFailed(transport, failure) {
+        if (this.#state !== 'handshaking') {
+            return;
+        }
+        const index = this.#transports.indexOf(transport);
+        if (transport instanceof WebSocketTransport && !transport.everOpened && index < this.#transports.length - 1) {
+            // websocket cannot pass here (a proxy, a server without it): fall back at once
+            this.#transport = this.#transports[index + 1];
+            this.#startHandshake();
+            return;
+        }
+        this.#emit('failure', failure);
+        this.#retry(() => this.#startHandshake());
+    }
+
+    #connect() {
+        if (this.#state !== 'connecting' && this.#state !== 'connected' && this.#state !== 'unconnected') {
+            return;
+        }
+        const message = {channel: META_CONNECT, clientId: this.#clientId, connectionType: this.#transport.name};
+        if (this.#firstConnect) {
+            message.advice = {timeout: 0}; // answered at once: the session is up before the first held connect
+        }
+        if (this.#ackEnabled) {
+            message.ext = {ack: this.#lastAck};
+        }
+        const timeout = (this.#firstConnect ? 0 : this.#advice.timeout) + this.#options.maxNetworkDelay;
+        const clientId = this.#clientId;
+        this.#request(this.#transport, message, timeout).then(
+            reply => clientId === this.#clientId && this.#connectReplied(reply),
+            failure => clientId === this.#clientId && this.#connectFailed(failure));
+    }
+
+    #connectReplied(reply) {
+        this.#updateAdvice(reply);
+        if (reply.successful) {
+            this.#firstConnect = false;
+            this.#backoff = 0;
+            if (this.#ackEnabled && reply.ext && typeof reply.ext.ack === 'number') {
+                this.#lastAck = reply.ext.ack;
+            }
+            this.#setState('connected');
+            clearTimeout(this.#timer);
+            this.#timer = setTimeout(() => this.#connect(), this.#advice.interval);
+            return;
+        }
+        switch (this.#advice.reconnect) {
+            case 'handshake':
+                this.#resetReady();
+                this.#startHandshake();
+                break;
+            case 'none':
+                this.#stop(new BayeuxError(reply));
+                break;
+            default:
+                this.#setState('unconnected');
+                this.#retry(() => this.#connect());
+        }
+    }
+
+    #connectFailed(failure) {
+        if (this.#state === 'disconnecting' || this.#state === 'disconnected') {
+            return;
+        }
+        this.#setState('unconnected');
+        this.#emit('failure', failure);
+        this.#retry(() => this.#connect());
+    }
+
+    #retry(action) {
+        this.#backoff = Math.min(this.#backoff + this.#options.backoffIncrement, this.#options.maxBackoff);
+        clearTimeout(this.#timer);
+        this.#timer = setTimeout(action, this.#advice.interval + this.#backoff);
+    }
+
+    #resubscribe() {
+        for (const [channel, entry] of this.#subscriptions) {
+            if (entry.again && entry.callbacks.size > 0) {
+                entry.again = false;
+                this.#send({channel: META_SUBSCRIBE, subscription: channel})
+                    .then(() => { entry.confirmed = true; }, failure => this.#emit('failure', failure));
+            }
+        }
+    }
+
+    #updateAdvice(reply) {
+        if (reply.advice) {
+            this.#advice = {...this.#advice, ...reply.advice};
+        }
+    }
+
+    #stop(reason) {
+        clearTimeout(this.#timer);
+        for (const transport of this.#transports) {
+            transport.close();
+        }
+        for (const pending of this.#pending.values()) {
+            pending.reject(reason);
+        }
+        this.#pending.clear();
+        this.#clientId = null;
+        this.#rejectReady(reason);
+        this.#resetReady();
+        this.#setState('disconnected');
+    }
+
+    // ---- requests and replies ----
+
+    /** Sends once handshaken (waiting for the handshake if one is under way); resolves with a successful reply. */
+    async #sendWhenReady(message) {
+        if (this.#state === 'disconnected' || this.#state === 'disconnecting') {
+            throw new Error('not handshaken: call handshake() first');
+        }
+        await this.#ready;
+        return this.#send(message);
+    }
+
+    async #send(message) {
+        const reply = await this.#request(this.#transport, {...message, clientId: this.#clientId},
+            this.#options.maxNetworkDelay);
+        this.#updateAdvice(reply);
+        if (!reply.successful) {
+            throw new BayeuxError(reply);
+        }
+        return reply;
+    }
+
+    /** Sends one message; resolves with its reply, successful or not; rejects when the transport failed. */
+    #request(transport, message, timeoutMs) {
+        const id = String(++this.#nextId);
+        message.id = id;
+        return new Promise((resolve, reject) => {
+            this.#pending.set(id, {resolve, reject});
+            transport.send([message], timeoutMs).then(
+                () => this.#settle(id, null, new Error('no reply to ' + message.channel)),
+                failure => this.#settle(id, null, failure));
+        });
+    }
+
+    #settle(id, reply, failure) {
+        const pending = this.#pending.get(id);
+        if (!pending) {
+            return;
+        }
+        this.#pending.delete(id);
+        if (failure) {
+            pending.reject(failure);
+        } else {
+            pending.resolve(reply);
+        }
+    }
+
+    /** Messages from either transport, in the order they came: replies settle requests, others go to subscribers. */
+    #receive(messages) {
+        for (const message of messages) {
+            if (!message || typeof message.channel !== 'string') {
+                continue;
+            }
+            this.#emit('message', message);
+            if ('successful' in message) {
+                this.#settle(message.id, message, null);
+            } else {
+                this.#deliver(message);
+            }
+        }
+    }
+
+    #deliver(message) {
+        for (const [pattern, entry] of this.#subscriptions) {
+            if (channelMatches(pattern, message.channel)) {
+                for (const callback of [...entry.callbacks]) {
+                    try {
+                        callback(message);
+                    } catch (x) {
+                        console.error('a subscriber of ' + pattern + ' failed', x);
+                    }
+                }
+            }
+        }
+    }
+
+    // ---- small helpers ----
+
+    #resetReady() {
+        this.#ready = new Promise((resolve, reject) => {
+            this.#resolveReady = resolve;
+            this.#rejectReady = reject;
+        });
+        this.#ready.catch(() => { }); // a rejection nobody waited for is not an error
+    }
+
+    #setState(state) {
+        if (this.#state !== state) {
+            this.#state = state;
+            this.#emit('state', state);
+        }
+    }
+
+    #emit(event, ...args) {
+        const set = this.#listeners.get(event);
+        if (set) {
+            for (const callback of [...set]) {
+                try {
+                    callback(...args);
+                } catch (x) {
+                    console.error('a listener of ' + event + ' failed', x);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package io.weft.examples.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.server.handler.ResourceHandler;
+import org.eclipse.jetty.util.resource.Resource;
+import org.eclipse.jetty.util.resource.ResourceFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The chat demo in real browsers: two headless Chromium instances (two users, each with its own cookies) join a room
+ * and talk, over websocket and over long-polling; the official CometD JavaScript client talks with Weft's page in the
+ * same room. Skipped, saying so, only where no browser is installed.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the screenshot first, while the room list is short
+class ChatInBrowserTest {
+    private static Path target;
+    private static ChatServer server;
+    private static ChromeDriver alice;
+    private static ChromeDriver bob;
+    private static String removeScript;
+
+    @BeforeAll
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    static void start() throws Exception {
+        Browsers.assumeInstalled();
+        target = Path.of(System.getProperty("weft.examples.target", "target"));
+        Path modules = OfficialClientPackage.install(target.resolve("npm"));
+        server = ChatServer.start(ChatServer.Settings.of(0)
+                .withContext(files("/npm", ResourceFactory.root().newResource(modules)))
+                .withContext(files("/test", ResourceFactory.root().newClassLoaderResource("browser-test/"))));
+        alice = Browsers.start();
+        bob = Browsers.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        for (WebDriver driver : new WebDriver[] {alice, bob}) {
+            if (driver != null) {
+                driver.quit();
+            }
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** Each test's users leave (the page disconnects when it is hidden), and the pages get WebSocket back. */
+    @AfterEach
+    void leavePages() {
+        for (ChromeDriver driver : new ChromeDriver[] {alice, bob}) {
+            if (driver != null) {
+                if (removeScript != null) {
+                    driver.executeCdpCommand("Page.removeScriptToEvaluateOnNewDocument",
+                            Map.of("identifier", removeScript));
+                }
+                driver.get("about:blank");
+            }
+        }
+        removeScript = null;
+    }
+
+    @Test
+    @Order(1)
+    void twoUsersChatInARoomOverWebSocket() throws IOException {
+        ChatPage a = new ChatPage(alice).open(server.baseUrl() + "/").join("alice", "lobby");
+        ChatPage b = new ChatPage(bob).open(server.baseUrl() + "/").join("bob", "lobby");
+        assertEquals("websocket", a.connectedTransport());
+        assertEquals("websocket", b.connectedTransport());
+
+        a.waitForMembers("alice", "bob").waitForNotice("bob joined");
+        b.say("Hi alice! Bob here.");
+        a.waitForChat("bob", "Hi alice! Bob here.");
+        a.say("Hello bob! Are you on websocket too?");
+        b.waitForChat("alice", "Hello bob! Are you on websocket too?");
+        b.say("Yes, the badge up there says so.");
+        a.waitForChat("bob", "Yes, the badge up there says so.");
+        a.say("Great. Try ?transport=long-polling next.");
+        b.waitForChat("alice", "Great. Try ?transport=long-polling next.").waitForMembers("alice", "bob");
+
+        save(b.screenshot(), "two-users-chatting-websocket.png");
+    }
+
+    @Test
+    void twoUsersChatOverLongPollingWhenThePageHasNoWebSocket() throws IOException {
+        for (ChromeDriver driver : new ChromeDriver[] {alice, bob}) {
+            Object added = driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
+                    Map.of("source", "delete window.WebSocket;")).get("identifier");
+            removeScript = String.valueOf(added);
+        }
+        ChatPage a = new ChatPage(alice).open(server.baseUrl() + "/").join("alice", "polling");
+        ChatPage b = new ChatPage(bob).open(server.baseUrl() + "/").join("bob", "polling");
+        assertEquals("undefined", ((JavascriptExecutor) alice).executeScript("return typeof WebSocket;"));
+        assertEquals("long-polling", a.connectedTransport());
+        assertEquals("long-polling", b.connectedTransport());
+
+        a.waitForMembers("alice", "bob");
+        b.say("Can you read me without websocket?");
+        a.waitForChat("bob", "Can you read me without websocket?");
+        a.say("Loud and clear, over long-polling.");
+        b.waitForChat("alice", "Loud and clear, over long-polling.");
+
+        save(b.screenshot(), "two-users-chatting-long-polling.png");
+    }
+
+    @Test
+    void pageFallsBackToLongPollingWhenTheServerRefusesWebSocket() {
+        try (ChatServer noWebSocket = ChatServer.start(ChatServer.Settings.of(0).withWebSocket(false))) {
+            ChatPage a = new ChatPage(alice).open(noWebSocket.baseUrl() + "/").join("alice", "fallback");
+            ChatPage b = new ChatPage(bob).open(noWebSocket.baseUrl() + "/").join("bob", "fallback");
+            assertEquals("long-polling", a.connectedTransport());
+            b.say("falling back works");
+            a.waitForChat("bob", "falling back works").waitForMembers("alice", "bob");
+            alice.get("about:blank");
+            bob.get("about:blank");
+        } catch (Exception x) {
+            throw new AssertionError(x);
+        }
+    }
+
+    @Test
+    void urlParameterForcesLongPolling() {
+        ChatPage a = new ChatPage(alice).open(server.baseUrl() + "/?transport=long-polling").join("alice", "forced");
+        assertEquals("long-polling", a.connectedTransport());
+        a.waitForMembers("alice");
+    }
+
+    @Test
+    void acknowledgedDeliveryWorksInThePage() {
+        ChatPage a = new ChatPage(alice).open(server.baseUrl() + "/?ack=true").join("alice", "acked");
+        ChatPage b = new ChatPage(bob).open(server.baseUrl() + "/?ack=true&transport=long-polling")
+                .join("bob", "acked");
+        assertEquals("websocket", a.connectedTransport());
+        assertEquals("long-polling", b.connectedTransport());
+        assertEquals("true", alice.findElement(By.id("status")).getAttribute("data-ack"));
+        assertEquals("true", bob.findElement(By.id("status")).getAttribute("data-ack"));
+        b.say("acked hello");
+        a.waitForChat("bob", "acked hello");
+        a.say("acked reply");
+        b.waitForChat("alice", "acked reply");
+    }
+
+    @Test
+    void closingThePageLeavesTheRoom() {
+        ChatPage a = new ChatPage(alice).open(server.baseUrl() + "/").join("alice", "leaving");
+        new ChatPage(bob).open(server.baseUrl() + "/").join("bob", "leaving");
+        a.waitForMembers("alice", "bob");
+        bob.get("about:blank");
+        a.waitForNotice("bob left").waitForMembers("alice");
+    }
+
+    @ParameterizedTest(name = "official client over {0}")
+    @ValueSource(strings = {"websocket", "long-polling"})
+    void officialCometdClientChatsWithWeftsPage(String transport) {
+        String room = "interop-" + transport;
+        ChatPage a = new ChatPage(alice).open(server.baseUrl() + "/").join("alice", room);
+        bob.get(server.baseUrl() + "/test/official.html?name=olivia&room=" + room + "&transport=" + transport);
+        wait(bob, "the official client to join", d -> "joined".equals(officialStatus(d)));
+        assertEquals(transport, bob.findElement(By.id("status")).getAttribute("data-transport"));
+
+        a.waitForNotice("olivia joined").waitForMembers("alice", "olivia");
+        bob.executeScript("window.officialSay('Hello from the official CometD client');");
+        a.waitForChat("olivia", "Hello from the official CometD client");
+        a.say("Hello olivia, from weft.js");
+        wait(bob, "weft.js's message in the official page", d -> d.findElements(By.cssSelector("#messages li.chat"))
+                .stream().anyMatch(li -> li.getText().equals("alice: Hello olivia, from weft.js")));
+    }
+
+    private static String officialStatus(WebDriver driver) {
+        return driver.findElement(By.id("status")).getAttribute("data-state");
+    }
+
+    private static void wait(WebDriver driver, String what, java.util.function.Function<WebDriver, Boolean> until) {
+        try {
+            new WebDriverWait(driver, ChatPage.WAIT).pollingEvery(Duration.ofMillis(100)).until(until::apply);
+        } catch (RuntimeException x) {
+            throw new AssertionError("waited for " + what + "; the page shows: " + ChatPage.describe(driver), x);
+        }
+    }
+
+    private static void save(byte[] png, String name) throws IOException {
+        Path folder = Files.createDirectories(target.resolve("screenshots"));
+        Files.write(folder.resolve(name), png);
+    }
+
+    private static ContextHandler files(String path, Resource base) {
+        ResourceHandler files = new ResourceHandler();
+        files.setBaseResource(base);
+        files.setDirAllowed(false);
+        return new ContextHandler(files, path);
+    }
+}
