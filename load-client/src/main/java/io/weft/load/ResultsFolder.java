@@ -14,6 +14,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
 
 /**
  * Where each run leaves its numbers: one row appended to {@code load-runs.csv} and one PNG of the latency
@@ -74,6 +75,7 @@ final class ResultsFolder {
                         run.batchPauseMicros()))
                 .xAxisTitle("latency (µs, bucket upper bound)").yAxisTitle("messages").build();
         chart.getStyler().setLegendVisible(true);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         chart.getStyler().setMarkerSize(6);
         List<LatencySummary.Bucket> buckets = latency.buckets();
         double[] x = new double[Math.max(1, buckets.size())];
