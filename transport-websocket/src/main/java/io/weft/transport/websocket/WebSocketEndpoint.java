@@ -104,7 +104,6 @@ public final class WebSocketEndpoint implements Session.Listener.AutoDemanding, 
 
     @Override
     public void onWebSocketOpen(Session session) {
-        transport.configure(session);
         this.remote = session.getRemoteSocketAddress();
         this.session = session;
         this.inbound = transport.engine().open(this);

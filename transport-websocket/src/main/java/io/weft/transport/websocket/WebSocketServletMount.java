@@ -2,9 +2,10 @@ package io.weft.transport.websocket;
 
 import io.weft.server.api.BayeuxServer;
 import jakarta.servlet.ServletContext;
-import org.eclipse.jetty.ee11.websocket.server.JettyServerUpgradeRequest;
-import org.eclipse.jetty.ee11.websocket.server.JettyServerUpgradeResponse;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.websocket.server.JettyWebSocketServerContainer;
+import org.eclipse.jetty.ee11.websocket.servlet.WebSocketUpgradeFilter;
+import org.eclipse.jetty.websocket.core.server.WebSocketMappings;
 
 /**
  * Mounts the {@code websocket} connection type in a web application (a WAR) deployed on Jetty 12 with the
@@ -24,7 +25,8 @@ public final class WebSocketServletMount {
 
     /**
      * Maps WebSocket upgrades on {@code pathSpec} (relative to the context, for example {@code /cometd/*}) to Bayeux
-     * connections of {@code bayeux}.
+     * connections of {@code bayeux}. The endpoints belong to the context's {@link JettyWebSocketServerContainer}
+     * (its open sessions, its session listeners) and go through its upgrade filter and core mappings.
      *
      * @throws IllegalStateException if the context has no Jetty WebSocket container (the {@code ee11-websocket-jetty}
      *     module is not enabled, or an embedded context was not configured with
@@ -37,15 +39,9 @@ public final class WebSocketServletMount {
                     + "': enable Jetty's ee11-websocket-jetty module, or call "
                     + "JettyWebSocketServletContainerInitializer.configure(context, null) when embedding");
         }
-        WebSocketTransport transport = WebSocketTransport.of(bayeux);
-        container.addMapping(pathSpec, (request, response) -> create(transport, request, response));
-    }
-
-    private static WebSocketEndpoint create(WebSocketTransport transport, JettyServerUpgradeRequest request,
-            JettyServerUpgradeResponse response) {
-        if (!transport.options().webSocketDeflate()) {
-            response.setExtensions(transport.withoutDeflate(response.getExtensions()));
-        }
-        return transport.accept(request.getHeaders("Cookie"), header -> response.addHeader("Set-Cookie", header));
+        ServletContextHandler handler = ServletContextHandler.getServletContextHandler(context);
+        WebSocketMappings mappings = WebSocketMappings.ensureMappings(handler);
+        WebSocketUpgradeFilter.ensureFilter(context);
+        WebSocketTransport.of(bayeux).register(mappings, container, pathSpec, container::addBean);
     }
 }

@@ -10,10 +10,16 @@ import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.ContextHandler;
-import org.eclipse.jetty.websocket.api.ExtensionConfig;
-import org.eclipse.jetty.websocket.api.Session;
-import org.eclipse.jetty.websocket.server.ServerUpgradeRequest;
-import org.eclipse.jetty.websocket.server.ServerUpgradeResponse;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.websocket.api.WebSocketContainer;
+import org.eclipse.jetty.websocket.common.JettyWebSocketFrameHandler;
+import org.eclipse.jetty.websocket.common.JettyWebSocketFrameHandlerFactory;
+import org.eclipse.jetty.websocket.core.Configuration;
+import org.eclipse.jetty.websocket.core.ExtensionConfig;
+import org.eclipse.jetty.websocket.core.FrameHandler;
+import org.eclipse.jetty.websocket.core.server.ServerUpgradeRequest;
+import org.eclipse.jetty.websocket.core.server.ServerUpgradeResponse;
+import org.eclipse.jetty.websocket.core.server.WebSocketMappings;
 import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
@@ -26,10 +32,10 @@ import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
  *   -&gt; JSON decode -&gt; extensions -&gt; ...          one engine write out = one text frame
  * </pre>
  *
- * <p>Application code calls {@link #install} (or {@link #mount}) once while assembling its Jetty server, before
- * starting it; everything after that happens on Jetty's threads. Upgrade requests on the path spec become
- * {@link WebSocketEndpoint}s; any other request goes on to the upgrade handler's next handler, usually long-polling on
- * the same path. Each socket is configured from the server's {@link ServerOptions}:
+ * <p>Application code calls {@link #install} once while assembling its Jetty server, before starting it; everything
+ * after that happens on Jetty's threads. Upgrade requests on the path spec become {@link WebSocketEndpoint}s (Jetty
+ * native API endpoints); any other request goes on to the upgrade handler's next handler, usually long-polling on the
+ * same path. Each socket is configured from the server's {@link ServerOptions}:
  *
  * <ul>
  *   <li>largest text message and frame: {@code maxMessageSize} (a larger one closes the socket with 1009);
@@ -38,6 +44,10 @@ import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
  *   <li>permessage-deflate: negotiated when the client offers it, unless {@code webSocketDeflate} is false;
  *   <li>browser cookie: read from the upgrade request, and set on the upgrade response when missing.
  * </ul>
+ *
+ * <p>The mapping is registered with the container's core {@link WebSocketMappings} rather than through
+ * {@code ServerWebSocketContainer.addMapping}, for one reason: to choose what each socket keeps of its HTTP upgrade
+ * (see {@link RetainedUpgrade}). The endpoint is still driven by Jetty's native-API frame handler.
  */
 public final class WebSocketTransport {
     /** The Bayeux connection type this transport serves. */
@@ -68,36 +78,58 @@ public final class WebSocketTransport {
      * returned handler's next handler with {@link WebSocketUpgradeHandler#setHandler}.
      */
     public static WebSocketUpgradeHandler install(BayeuxServer bayeux, Server server, String pathSpec) {
-        WebSocketTransport transport = of(bayeux);
-        return WebSocketUpgradeHandler.from(server, container -> transport.mapTo(container, pathSpec));
+        return install(bayeux, server, null, pathSpec);
     }
 
     /** As {@link #install(BayeuxServer, Server, String)}, for a handler placed inside {@code context}. */
     public static WebSocketUpgradeHandler install(BayeuxServer bayeux, Server server, ContextHandler context,
             String pathSpec) {
+        Objects.requireNonNull(pathSpec, "pathSpec");
         WebSocketTransport transport = of(bayeux);
-        return WebSocketUpgradeHandler.from(server, context, container -> transport.mapTo(container, pathSpec));
+        return WebSocketUpgradeHandler.from(server, context, container -> {
+            WebSocketMappings mappings = container.getBean(WebSocketMappings.class);
+            if (mappings == null) {
+                throw new IllegalStateException("this Jetty's ServerWebSocketContainer has no WebSocketMappings bean");
+            }
+            transport.register(mappings, container, pathSpec, container::addBean);
+        });
     }
 
     /**
-     * Adds the Bayeux mapping to an upgrade handler's container the application configures itself, for example
-     * inside its own {@code WebSocketUpgradeHandler.from(server, container -> ...)} next to its other endpoints.
+     * Maps {@code pathSpec} to Bayeux endpoints in {@code mappings}, the core mappings behind {@code container}.
+     *
+     * @param manage adds a component to the container's life cycle
      */
-    public static void mount(ServerWebSocketContainer container, BayeuxServer bayeux, String pathSpec) {
-        of(bayeux).mapTo(container, pathSpec);
+    void register(WebSocketMappings mappings, WebSocketContainer container, String pathSpec, Consumer<Object> manage) {
+        JettyWebSocketFrameHandlerFactory handlers =
+                new JettyWebSocketFrameHandlerFactory(container, mappings.getWebSocketComponents());
+        manage.accept(handlers);
+        mappings.addMapping(WebSocketMappings.parsePathSpec(pathSpec), this::create,
+                (endpoint, request, response) -> frameHandler(handlers, endpoint, request, response), this::customize);
     }
 
-    private void mapTo(ServerWebSocketContainer container, String pathSpec) {
-        container.addMapping(pathSpec, this::create);
-    }
-
-    private WebSocketEndpoint create(ServerUpgradeRequest request, ServerUpgradeResponse response,
-            org.eclipse.jetty.util.Callback callback) {
+    /** The endpoint for one upgrade request; runs on the thread handling the request, before the 101 is sent. */
+    private WebSocketEndpoint create(ServerUpgradeRequest request, ServerUpgradeResponse response, Callback callback) {
         if (!options.webSocketDeflate()) {
             response.setExtensions(withoutDeflate(response.getExtensions()));
         }
         return accept(request.getHeaders().getValuesList(HttpHeader.COOKIE),
                 header -> response.getHeaders().add(HttpHeader.SET_COOKIE, header));
+    }
+
+    private static FrameHandler frameHandler(JettyWebSocketFrameHandlerFactory handlers, Object endpoint,
+            ServerUpgradeRequest request, ServerUpgradeResponse response) {
+        JettyWebSocketFrameHandler handler = handlers.newJettyFrameHandler(endpoint);
+        RetainedUpgrade.attach(handler);
+        return handler;
+    }
+
+    /** The per-socket limits, applied after the container's defaults (which other endpoints may share). */
+    private void customize(Configuration socket) {
+        socket.setIdleTimeout(idleTimeout);
+        socket.setMaxTextMessageSize(options.maxMessageSize());
+        socket.setMaxBinaryMessageSize(options.maxMessageSize());
+        socket.setMaxFrameSize(options.maxMessageSize());
     }
 
     /**
@@ -114,17 +146,9 @@ public final class WebSocketTransport {
         return new WebSocketEndpoint(this, browserId);
     }
 
-    /** The extensions to accept: all offered ones Jetty supports, minus permessage-deflate if it is switched off. */
-    List<ExtensionConfig> withoutDeflate(List<ExtensionConfig> negotiated) {
+    /** The negotiated extensions minus permessage-deflate. */
+    private static List<ExtensionConfig> withoutDeflate(List<ExtensionConfig> negotiated) {
         return negotiated.stream().filter(extension -> !DEFLATE.equalsIgnoreCase(extension.getName())).toList();
-    }
-
-    /** Applies the per-socket limits; set on the socket rather than the container, which others may share. */
-    void configure(Session session) {
-        session.setIdleTimeout(idleTimeout);
-        session.setMaxTextMessageSize(options.maxMessageSize());
-        session.setMaxBinaryMessageSize(options.maxMessageSize());
-        session.setMaxFrameSize(options.maxMessageSize());
     }
 
     Engine engine() {

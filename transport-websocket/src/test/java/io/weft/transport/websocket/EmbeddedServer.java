@@ -50,8 +50,12 @@ final class EmbeddedServer implements AutoCloseable {
         return bayeux;
     }
 
+    ServerConnector connector() {
+        return (ServerConnector) jetty.getConnectors()[0];
+    }
+
     int port() {
-        return ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
+        return connector().getLocalPort();
     }
 
     URI wsUri() {

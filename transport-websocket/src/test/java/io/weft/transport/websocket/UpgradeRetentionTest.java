@@ -1,0 +1,78 @@
+package io.weft.transport.websocket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.server.api.ServerOptions;
+import java.lang.ref.WeakReference;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.websocket.api.ExtensionConfig;
+import org.eclipse.jetty.websocket.api.Session;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * An open socket does not keep the HTTP/1.1 connection it was upgraded from (see {@code RetainedUpgrade}), and what
+ * it keeps of the upgrade still answers Jetty's session API.
+ */
+@Timeout(30)
+class UpgradeRetentionTest {
+    private static Clients clients;
+
+    @BeforeAll
+    static void startClients() throws Exception {
+        clients = new Clients();
+    }
+
+    @AfterAll
+    static void stopClients() throws Exception {
+        clients.close();
+    }
+
+    @Test
+    void openSocketLetsItsHttpConnectionBeCollected() throws Exception {
+        try (EmbeddedServer server = EmbeddedServer.start()) {
+            List<WeakReference<Connection>> httpConnections = new CopyOnWriteArrayList<>();
+            server.connector().addEventListener(new Connection.Listener() {
+                @Override
+                public void onOpened(Connection connection) {
+                    if (connection.getClass().getSimpleName().equals("HttpConnection")) {
+                        httpConnections.add(new WeakReference<>(connection));
+                    }
+                }
+            });
+            try (ScriptedClient client = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri()))) {
+                client.handshake();
+                client.connect();
+                assertEquals(1, httpConnections.size());
+
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (httpConnections.get(0).get() != null && System.nanoTime() < deadline) {
+                    System.gc();
+                    Thread.sleep(50);
+                }
+                assertEquals(null, httpConnections.get(0).get(), "the upgraded HTTP/1.1 connection is still reachable");
+                assertEquals(true, client.publish("/after/gc", "still working").get("successful"));
+            }
+        }
+    }
+
+    @Test
+    void sessionStillAnswersWhatTheUpgradeWas() throws Exception {
+        try (EmbeddedServer server = EmbeddedServer.start(ServerOptions.defaults());
+                RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri(), null, "permessage-deflate")) {
+            Session serverSide = server.openSockets().iterator().next();
+            assertEquals("ws", serverSide.getUpgradeRequest().getRequestURI().getScheme());
+            assertEquals("/cometd", serverSide.getUpgradeRequest().getRequestURI().getPath());
+            assertEquals("13", serverSide.getUpgradeRequest().getProtocolVersion());
+            assertEquals(101, serverSide.getUpgradeResponse().getStatusCode());
+            assertEquals(List.of("permessage-deflate"),
+                    serverSide.getUpgradeResponse().getExtensions().stream().map(ExtensionConfig::getName).toList());
+            assertTrue(serverSide.getUpgradeRequest().getHeaders().isEmpty(), "headers are not kept");
+        }
+    }
+}

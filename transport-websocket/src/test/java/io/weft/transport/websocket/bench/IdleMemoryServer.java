@@ -1,0 +1,88 @@
+package io.weft.transport.websocket.bench;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ServerOptions;
+import io.weft.transport.websocket.WebSocketTransport;
+import io.weft.transport.websocket.examples.WarListener;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.function.Supplier;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.websocket.server.JettyWebSocketServerContainer;
+import org.eclipse.jetty.ee11.websocket.server.config.JettyWebSocketServletContainerInitializer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
+
+/**
+ * The server JVM of {@link IdleMemoryBenchmark}: a Weft server with default options, websocket mounted as the README
+ * shows (embedded, or with argument {@code servlet} the WAR mount on an ee11 Servlet context), on 127.0.0.1 and an
+ * ephemeral port. Prints {@code PORT <n>}, then answers commands on stdin:
+ * {@code gc} prints {@code HEAP <bytes used after full GCs> SESSIONS <n> SOCKETS <n>}, {@code count} the same
+ * without {@code HEAP} and without collecting; {@code quit} stops.
+ */
+public final class IdleMemoryServer {
+    private IdleMemoryServer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean servlet = args.length > 0 && args[0].equals("servlet");
+        Server server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setAcceptQueueSize(1024);
+        server.addConnector(connector);
+        BayeuxServer bayeux;
+        Supplier<Collection<?>> sockets;
+        if (servlet) {
+            // The WAR mount: a Servlet context whose listener mounts websocket through Jetty's container.
+            ServletContextHandler context = new ServletContextHandler("/");
+            JettyWebSocketServletContainerInitializer.configure(context, null);
+            context.addEventListener(new WarListener());
+            server.setHandler(context);
+            server.start();
+            bayeux = (BayeuxServer) context.getServletContext().getAttribute(BayeuxServer.class.getName());
+            sockets = () -> JettyWebSocketServerContainer.getContainer(context.getServletContext()).getOpenSessions();
+        } else {
+            bayeux = BayeuxServer.create(ServerOptions.defaults());
+            WebSocketUpgradeHandler webSocket = WebSocketTransport.install(bayeux, server, "/cometd/*");
+            server.setHandler(webSocket);
+            server.start();
+            sockets = () -> webSocket.getServerWebSocketContainer().getOpenSessions();
+        }
+        System.out.println("PORT " + connector.getLocalPort());
+        System.out.flush();
+
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
+            if (line.equals("count")) {
+                System.out.println("SESSIONS " + bayeux.getSessions().size() + " SOCKETS "
+                        + sockets.get().size());
+                System.out.flush();
+            } else if (line.equals("gc")) {
+                long used = usedAfterFullGc();
+                System.out.println("HEAP " + used + " SESSIONS " + bayeux.getSessions().size() + " SOCKETS "
+                        + sockets.get().size());
+                System.out.flush();
+            }
+        }
+        server.stop();
+        bayeux.close();
+    }
+
+    /** Heap in use after full collections, the lowest of a few (a collection may still find garbage to free). */
+    static long usedAfterFullGc() throws InterruptedException {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        long lowest = Long.MAX_VALUE;
+        for (int i = 0; i < 4; i++) {
+            System.gc();
+            Thread.sleep(200);
+            lowest = Math.min(lowest, memory.getHeapMemoryUsage().getUsed());
+        }
+        return lowest;
+    }
+}
