@@ -13,10 +13,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.List;
+import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.ee11.websocket.server.config.JettyWebSocketServletContainerInitializer;
@@ -111,10 +109,9 @@ class ServletMountTest {
     @Test
     void requestsThatAreNotUpgradesReachTheServlets() throws Exception {
         deploy(ServerOptions.defaults(), true);
-        HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(uri("http")).GET().build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode());
-        assertEquals("long-polling answers here", response.body());
+        ContentResponse response = clients.http().GET(uri("http"));
+        assertEquals(200, response.getStatus());
+        assertEquals("long-polling answers here", response.getContentAsString());
     }
 
     @Test

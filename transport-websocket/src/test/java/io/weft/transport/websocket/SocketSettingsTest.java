@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.websocket.api.ExtensionConfig;
 import org.eclipse.jetty.websocket.api.Session;
 import org.junit.jupiter.api.AfterAll;
@@ -85,11 +83,10 @@ class SocketSettingsTest {
     @Test
     void requestsThatAreNotUpgradesReachTheNextHandler() throws Exception {
         try (EmbeddedServer server = EmbeddedServer.start()) {
-            HttpResponse<String> response = HttpClient.newHttpClient().send(
-                    HttpRequest.newBuilder(server.httpUri()).GET().build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(404, response.statusCode());
-            assertTrue(response.body().contains("fell through"), response.body());
-            assertFalse(response.headers().firstValue("Set-Cookie").isPresent(), "only upgrades set the cookie here");
+            ContentResponse response = clients.http().GET(server.httpUri());
+            assertEquals(404, response.getStatus());
+            assertTrue(response.getContentAsString().contains("fell through"), response.getContentAsString());
+            assertFalse(response.getHeaders().contains("Set-Cookie"), "only upgrades set the cookie here");
         }
     }
 }
