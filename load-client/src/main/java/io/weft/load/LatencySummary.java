@@ -3,6 +3,7 @@ package io.weft.load;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * A run's latencies, in microseconds: the percentiles the report prints and the distribution curve, cut into
@@ -24,18 +25,17 @@ record LatencySummary(long samples, long min, double avg, long p50, long p90, lo
         }
         long min = nanos.getMinValue();
         long max = nanos.getMaxValue();
-        List<Bucket> buckets = new ArrayList<>(BUCKETS);
         double width = Math.max(1.0, (double) (max - min) / BUCKETS);
-        long lower = min;
-        for (int i = 1; i <= BUCKETS; i++) {
-            long upper = i == BUCKETS ? max : min + Math.round(width * i);
-            long count = i == 1 ? nanos.getCountBetweenValues(lower, upper)
-                    : nanos.getCountBetweenValues(lower + 1, upper);
-            buckets.add(new Bucket(micros(upper), count));
-            lower = upper;
-            if (upper >= max) {
-                break;
-            }
+        int used = (int) Math.min(BUCKETS, Math.ceil((max - min + 1) / width));
+        long[] counts = new long[used];
+        for (HistogramIterationValue value : nanos.recordedValues()) {
+            int index = (int) Math.min(used - 1, Math.max(0, (value.getValueIteratedTo() - min) / width));
+            counts[index] += value.getCountAtValueIteratedTo();
+        }
+        List<Bucket> buckets = new ArrayList<>(used);
+        for (int i = 0; i < used; i++) {
+            long upper = i == used - 1 ? max : min + Math.round(width * (i + 1));
+            buckets.add(new Bucket(micros(upper), counts[i]));
         }
         return new LatencySummary(samples, micros(min), nanos.getMean() / 1_000.0,
                 micros(nanos.getValueAtPercentile(50)), micros(nanos.getValueAtPercentile(90)),
