@@ -71,6 +71,10 @@ public final class ChatServer implements AutoCloseable {
             return new Settings(value, port, webSocket, options, contexts);
         }
 
+        public Settings withOptions(ServerOptions value) {
+            return new Settings(host, port, webSocket, value, contexts);
+        }
+
         public Settings withWebSocket(boolean value) {
             return new Settings(host, port, value, options, contexts);
         }
