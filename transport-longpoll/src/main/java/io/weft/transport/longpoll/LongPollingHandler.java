@@ -24,6 +24,11 @@ public final class LongPollingHandler extends Handler.Abstract {
         this.transport = new PollingTransport(Objects.requireNonNull(server, "server").engine());
     }
 
+    /** HTTP/1 requests handed to the engine and not answered yet (parked polls, mostly); for tests and benchmarks. */
+    int waitingRequests() {
+        return watch.size();
+    }
+
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         transport.handle(new JettyExchange(request, response, callback, watch));

@@ -85,6 +85,12 @@ public final class LongPollingServlet extends HttpServlet {
         }
     }
 
+    /** As {@code LongPollingHandler.waitingRequests()}, when on Jetty; for tests and benchmarks. */
+    int waitingRequests() {
+        ParkedConnectionWatch jetty = watch;
+        return jetty == null ? 0 : jetty.size();
+    }
+
     /** On Jetty, what watches this request's connection for a client that closes it; null elsewhere. */
     private Supplier<Runnable> watcher(HttpServletRequest request) {
         ParkedConnectionWatch jetty = watch;

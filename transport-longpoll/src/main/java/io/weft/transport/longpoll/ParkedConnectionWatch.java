@@ -97,6 +97,11 @@ final class ParkedConnectionWatch {
         };
     }
 
+    /** How many connections are watched: HTTP/1 requests handed to the engine and not answered yet. */
+    int size() {
+        return probes.size();
+    }
+
     /** One watched connection. */
     final class Probe {
         private final EndPoint endPoint;

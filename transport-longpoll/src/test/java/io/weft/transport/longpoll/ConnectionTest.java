@@ -104,6 +104,19 @@ class ConnectionTest {
 
     @ParameterizedTest
     @EnumSource(Mount.class)
+    void headersLargerThanTheRecommendedInputBufferStillPass(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.defaults());
+        assertEquals(4096, PollingServer.httpConfiguration().getInputBufferSize());
+        Browser browser = new Browser(http, server.uri());
+        String padding = "x".repeat(6000);
+
+        Reply reply = browser.send(browser.post(HANDSHAKE).headers(h -> h.put("X-Padding", padding)));
+
+        assertEquals(true, reply.message().get("successful"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
     void parkedPollsHoldNoThread(Mount mount) throws Exception {
         QueuedThreadPool threads = new QueuedThreadPool(12, 4);
         server = PollingServer.start(mount, ServerOptions.defaults(), 30_000, threads);

@@ -3,6 +3,7 @@ package io.weft.transport.longpoll;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import java.net.URI;
+import java.util.function.IntSupplier;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.server.Handler;
@@ -25,12 +26,15 @@ final class PollingServer implements AutoCloseable {
     private final ServerConnector connector;
     private final StatisticsHandler statistics;
     private final BayeuxServer bayeux;
+    private final IntSupplier waiting;
 
-    private PollingServer(Server jetty, ServerConnector connector, StatisticsHandler statistics, BayeuxServer bayeux) {
+    private PollingServer(Server jetty, ServerConnector connector, StatisticsHandler statistics, BayeuxServer bayeux,
+            IntSupplier waiting) {
         this.jetty = jetty;
         this.connector = connector;
         this.statistics = statistics;
         this.bayeux = bayeux;
+        this.waiting = waiting;
     }
 
     static PollingServer start(Mount mount, ServerOptions options) throws Exception {
@@ -43,41 +47,53 @@ final class PollingServer implements AutoCloseable {
 
     static PollingServer start(Mount mount, ServerOptions options, long idleTimeoutMillis, QueuedThreadPool threads)
             throws Exception {
+        return start(mount, options, idleTimeoutMillis, threads, httpConfiguration(), true);
+    }
+
+    /**
+     * @param http the connector's HTTP configuration
+     * @param statistics whether to count requests ({@link #requestsActive()}); benchmarks leave it out
+     */
+    static PollingServer start(Mount mount, ServerOptions options, long idleTimeoutMillis, QueuedThreadPool threads,
+            HttpConfiguration http, boolean statistics) throws Exception {
         BayeuxServer bayeux = BayeuxServer.create(options);
         Server jetty = new Server(threads);
-        ServerConnector connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(httpConfiguration()));
+        ServerConnector connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         connector.setIdleTimeout(idleTimeoutMillis);
         jetty.addConnector(connector);
-        StatisticsHandler statistics = new StatisticsHandler(mount(mount, bayeux));
-        jetty.setHandler(statistics);
+        IntSupplier[] waiting = new IntSupplier[1];
+        Handler handler = mount(mount, bayeux, waiting);
+        StatisticsHandler counter = statistics ? new StatisticsHandler(handler) : null;
+        jetty.setHandler(statistics ? counter : handler);
         try {
             jetty.start();
         } catch (Exception x) {
             bayeux.close();
             throw x;
         }
-        return new PollingServer(jetty, connector, statistics, bayeux);
+        return new PollingServer(jetty, connector, counter, bayeux, waiting[0]);
     }
 
-    /** What Weft recommends for connectors that serve long-polling (see docs/benchmarks/longpoll-idle-memory.md). */
+    /** What Weft recommends for connectors that serve long-polling. */
     static HttpConfiguration httpConfiguration() {
-        HttpConfiguration configuration = new HttpConfiguration();
-        configuration.setHeaderCacheSize(0);
-        configuration.setSendServerVersion(false);
-        return configuration;
+        return LongPollingConnectors.httpConfiguration();
     }
 
-    private static Handler mount(Mount mount, BayeuxServer bayeux) {
+    private static Handler mount(Mount mount, BayeuxServer bayeux, IntSupplier[] waiting) {
         if (mount == Mount.HANDLER) {
-            ContextHandler context = new ContextHandler(new LongPollingHandler(bayeux), "/cometd");
+            LongPollingHandler polling = new LongPollingHandler(bayeux);
+            waiting[0] = polling::waitingRequests;
+            ContextHandler context = new ContextHandler(polling, "/cometd");
             // Clients post to /cometd itself, not only below it: no redirect to /cometd/.
             context.setAllowNullPathInContext(true);
             return context;
         }
         ServletContextHandler context = new ServletContextHandler("/");
-        ServletHolder holder = new ServletHolder(new LongPollingServlet(bayeux));
+        LongPollingServlet servlet = new LongPollingServlet(bayeux);
+        waiting[0] = servlet::waitingRequests;
+        ServletHolder holder = new ServletHolder(servlet);
         holder.setAsyncSupported(true);
         context.addServlet(holder, "/cometd/*");
         return context;
@@ -99,6 +115,11 @@ final class PollingServer implements AutoCloseable {
     /** Requests the server has received and not yet answered. */
     int requestsActive() {
         return statistics.getRequestsActive();
+    }
+
+    /** HTTP/1 requests handed to the engine and not yet answered: parked polls, once the engine has them. */
+    int waitingRequests() {
+        return waiting.getAsInt();
     }
 
     @Override

@@ -4,6 +4,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -15,10 +17,24 @@ final class RawHttp implements AutoCloseable {
     private final InputStream in;
     private final OutputStream out;
     private final URI uri;
+    private final String extraHeaders;
 
     RawHttp(URI uri) throws IOException {
+        this(uri, null, "");
+    }
+
+    /**
+     * @param localAddress the source address to connect from, or null for any
+     * @param extraHeaders more header lines sent with every request, each ending with CRLF
+     */
+    RawHttp(URI uri, InetAddress localAddress, String extraHeaders) throws IOException {
         this.uri = uri;
-        this.socket = new Socket(uri.getHost(), uri.getPort());
+        this.extraHeaders = extraHeaders;
+        this.socket = new Socket();
+        if (localAddress != null) {
+            socket.bind(new InetSocketAddress(localAddress, 0));
+        }
+        socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), 10_000);
         this.socket.setSoTimeout(10_000);
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
@@ -28,7 +44,7 @@ final class RawHttp implements AutoCloseable {
     void post(String json, String cookie) throws IOException {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
         String head = "POST " + uri.getPath() + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
-                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n"
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n" + extraHeaders
                 + (cookie == null ? "" : "Cookie: BAYEUX_BROWSER=" + cookie + "\r\n") + "\r\n";
         // One write, so the server reads the whole request at once and nothing of the next one with it.
         ByteArrayOutputStream request = new ByteArrayOutputStream();
