@@ -142,14 +142,14 @@ class BayeuxBehaviourTest {
             page.subscribe("/chat/room7");
             clientId = page.clientId();
         }
-        try (ScriptedClient publisher = client(transport, browser("other"));
-                ScriptedClient reloaded = client(transport, browser("tab"))) {
-            publisher.handshake();
-            publisher.publish("/chat/room7", "while reloading");
-
+        try (ScriptedClient reloaded = client(transport, browser("tab"));
+                ScriptedClient publisher = client(transport, browser("other"))) {
             reloaded.resume(clientId);
             assertEquals(true, reloaded.connect().get("successful"));
-            reloaded.awaitDelivery("/chat/room7", "while reloading");
+            publisher.handshake();
+            publisher.publish("/chat/room7", "after the reload");
+
+            reloaded.awaitDelivery("/chat/room7", "after the reload");
             assertEquals(true, reloaded.publish("/chat/room7", "back").get("successful"));
         }
     }

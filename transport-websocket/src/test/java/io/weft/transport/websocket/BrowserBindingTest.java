@@ -87,6 +87,26 @@ class BrowserBindingTest {
     }
 
     @Test
+    void messagesPublishedWhileTheSocketIsClosedArriveOnTheNextOne() throws Exception {
+        String clientId;
+        try (ScriptedClient page = new ScriptedClient(socket("BAYEUX_BROWSER=tab"))) {
+            page.handshake();
+            page.connect();
+            page.subscribe("/chat/room7");
+            clientId = page.clientId();
+        }
+        server.awaitOpenSockets(0);
+        try (ScriptedClient publisher = new ScriptedClient(socket("BAYEUX_BROWSER=other"))) {
+            publisher.handshake();
+            assertEquals(true, publisher.publish("/chat/room7", "while away").get("successful"));
+        }
+        try (ScriptedClient reloaded = new ScriptedClient(socket("BAYEUX_BROWSER=tab")).resume(clientId)) {
+            assertEquals(true, reloaded.connect().get("successful"));
+            reloaded.awaitDelivery("/chat/room7", "while away");
+        }
+    }
+
+    @Test
     void sessionIsBoundToTheBrowserOnceItPresentsTheCookieItWasGiven() throws Exception {
         String clientId;
         String cookie;
@@ -106,6 +126,26 @@ class BrowserBindingTest {
             assertEquals("402::session_unknown", refused.get("error"), refused.toString());
             assertEquals("402::session_unknown", otherBrowser.connect().get("error"));
             assertEquals(true, sameBrowser.connect().get("successful"));
+        }
+    }
+
+    @Test
+    void sessionCreatedOverLongPollingIsReachableOnlyFromItsBrowsersSockets() throws Exception {
+        String clientId;
+        try (ScriptedClient polling = new ScriptedClient(
+                new HttpWire(clients.http(), server.httpUri(), "BAYEUX_BROWSER=poller"))) {
+            polling.handshake();
+            assertEquals(true, polling.connect().get("successful"));
+            clientId = polling.clientId();
+        }
+        try (ScriptedClient cookieless = new ScriptedClient(socket(null)).resume(clientId);
+                ScriptedClient otherBrowser = new ScriptedClient(socket("BAYEUX_BROWSER=other")).resume(clientId);
+                ScriptedClient sameBrowser = new ScriptedClient(socket("BAYEUX_BROWSER=poller")).resume(clientId)) {
+            assertEquals("402::session_unknown", cookieless.connect().get("error"));
+            assertEquals("402::session_unknown", otherBrowser.connect().get("error"));
+            // The same browser moving from long-polling to websocket keeps its session.
+            assertEquals(true, sameBrowser.connect().get("successful"));
+            assertEquals(true, sameBrowser.subscribe("/upgraded").get("successful"));
         }
     }
 

@@ -2,22 +2,18 @@ package io.weft.transport.websocket;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
+import io.weft.transport.longpoll.LongPollingHandler;
 import io.weft.transport.websocket.examples.EmbeddedMount;
 import java.net.URI;
 import java.util.Collection;
-import org.eclipse.jetty.http.HttpStatus;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /**
- * A Weft server on embedded Jetty, loopback, port 0: websocket upgrades on {@code /cometd/*}, and every other request
- * falls through to the next handler (a 404 until long-polling is there).
+ * A Weft server on embedded Jetty, loopback, port 0, mounted as the module README shows: websocket upgrades on
+ * {@code /cometd/*}, and every other request falls through to long-polling.
  */
 final class EmbeddedServer implements AutoCloseable {
     static final String PATH = "/cometd";
@@ -33,7 +29,7 @@ final class EmbeddedServer implements AutoCloseable {
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         jetty.addConnector(connector);
-        EmbeddedMount.mount(jetty, bayeux, new NotFound());
+        EmbeddedMount.mount(jetty, bayeux, new LongPollingHandler(bayeux));
         upgrades = (WebSocketUpgradeHandler) jetty.getHandler();
         jetty.start();
     }
@@ -71,21 +67,23 @@ final class EmbeddedServer implements AutoCloseable {
         return upgrades.getServerWebSocketContainer().getOpenSessions();
     }
 
+    /** Waits until the server side has this many sockets open (a closed socket has been told to the engine). */
+    void awaitOpenSockets(int count) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (openSockets().size() != count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("open sockets: " + openSockets().size() + ", expected " + count);
+            }
+            Thread.sleep(10);
+        }
+    }
+
     @Override
     public void close() throws Exception {
         try {
             jetty.stop();
         } finally {
             bayeux.close();
-        }
-    }
-
-    /** Stands in for the next handler: answers what the upgrade handler let through. */
-    static final class NotFound extends Handler.Abstract {
-        @Override
-        public boolean handle(Request request, Response response, Callback callback) {
-            Response.writeError(request, response, callback, HttpStatus.NOT_FOUND_404, "fell through");
-            return true;
         }
     }
 }

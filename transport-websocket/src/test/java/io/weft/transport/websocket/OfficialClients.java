@@ -25,6 +25,7 @@ final class OfficialClients implements AutoCloseable {
     BayeuxClient client(EmbeddedServer server, TransportKind transport) {
         ClientTransport clientTransport = switch (transport) {
             case WEBSOCKET -> new org.cometd.client.websocket.jakarta.WebSocketTransport(new HashMap<>(), scheduler, webSocket);
+            case LONG_POLLING -> new JettyHttpClientTransport(new HashMap<>(), http);
         };
         return new BayeuxClient(server.httpUri().toString(), scheduler, clientTransport);
     }

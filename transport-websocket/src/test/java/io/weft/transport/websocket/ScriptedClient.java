@@ -4,6 +4,8 @@ import io.weft.server.testing.Json;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -113,8 +115,21 @@ final class ScriptedClient implements AutoCloseable {
         for (Map<String, Object> message : batch) {
             if ("/meta/connect".equals(message.get("channel")) && connecting) {
                 if (Boolean.TRUE.equals(message.get("successful"))) {
-                    wire.send(Json.write(List.of(message("/meta/connect", "connectionType",
-                            wire.connectionType()))));
+                    // As the official clients do: the next connect after the advised interval (2 s for a browser
+                    // that already has a held poll, with multiple-clients advice).
+                    Object interval = message.get("advice") instanceof Map<?, ?> advice ? advice.get("interval") : null;
+                    long delay = interval instanceof Number millis ? millis.longValue() : 0;
+                    String next = Json.write(List.of(message("/meta/connect", "connectionType",
+                            wire.connectionType())));
+                    if (delay == 0) {
+                        wire.send(next);
+                    } else {
+                        CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS).execute(() -> {
+                            if (connecting) {
+                                wire.send(next);
+                            }
+                        });
+                    }
                 } else {
                     connecting = false;
                 }

@@ -1,14 +1,15 @@
 package io.weft.transport.websocket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
+import io.weft.server.testing.Json;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.websocket.api.ExtensionConfig;
 import org.eclipse.jetty.websocket.api.Session;
 import org.junit.jupiter.api.AfterAll;
@@ -81,12 +82,17 @@ class SocketSettingsTest {
     }
 
     @Test
-    void requestsThatAreNotUpgradesReachTheNextHandler() throws Exception {
+    void requestsThatAreNotUpgradesReachLongPollingOnTheSamePath() throws Exception {
         try (EmbeddedServer server = EmbeddedServer.start()) {
-            ContentResponse response = clients.http().GET(server.httpUri());
-            assertEquals(404, response.getStatus());
-            assertTrue(response.getContentAsString().contains("fell through"), response.getContentAsString());
-            assertFalse(response.getHeaders().contains("Set-Cookie"), "only upgrades set the cookie here");
+            ContentResponse response = clients.http().POST(server.httpUri())
+                    .body(new StringRequestContent("application/json", "[{\"channel\":\"/meta/handshake\","
+                            + "\"version\":\"1.0\",\"supportedConnectionTypes\":[\"long-polling\"]}]"))
+                    .send();
+            assertEquals(200, response.getStatus());
+            Map<String, Object> reply = Json.array(response.getContentAsString()).get(0);
+            assertEquals(true, reply.get("successful"), reply.toString());
+            assertTrue(((List<?>) reply.get("supportedConnectionTypes")).containsAll(List.of("websocket", "long-polling")),
+                    reply.toString());
         }
     }
 }

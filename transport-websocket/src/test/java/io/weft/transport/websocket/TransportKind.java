@@ -7,6 +7,12 @@ enum TransportKind {
         Wire open(EmbeddedServer server, Clients clients, String cookie) throws Exception {
             return RawSocket.connect(clients.webSocket(), server.wsUri(), cookie);
         }
+    },
+    LONG_POLLING("long-polling") {
+        @Override
+        Wire open(EmbeddedServer server, Clients clients, String cookie) {
+            return new HttpWire(clients.http(), server.httpUri(), cookie);
+        }
     };
 
     private final String connectionType;
