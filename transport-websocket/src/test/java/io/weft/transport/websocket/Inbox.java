@@ -56,7 +56,9 @@ final class Inbox {
         return message -> channel.equals(message.get("channel"));
     }
 
+    /** The reply to the message with this id: a delivery of a client's own publish carries its id too, not this. */
     static Predicate<Map<String, Object>> reply(String channel, String id) {
-        return message -> channel.equals(message.get("channel")) && id.equals(String.valueOf(message.get("id")));
+        return message -> channel.equals(message.get("channel")) && id.equals(String.valueOf(message.get("id")))
+                && message.containsKey("successful");
     }
 }

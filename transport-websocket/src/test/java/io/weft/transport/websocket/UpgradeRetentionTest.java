@@ -65,6 +65,7 @@ class UpgradeRetentionTest {
     void sessionStillAnswersWhatTheUpgradeWas() throws Exception {
         try (EmbeddedServer server = EmbeddedServer.start(ServerOptions.defaults());
                 RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri(), null, "permessage-deflate")) {
+            server.awaitOpenSockets(1);
             Session serverSide = server.openSockets().iterator().next();
             assertEquals("ws", serverSide.getUpgradeRequest().getRequestURI().getScheme());
             assertEquals("/cometd", serverSide.getUpgradeRequest().getRequestURI().getPath());
