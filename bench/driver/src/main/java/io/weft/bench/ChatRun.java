@@ -1,0 +1,154 @@
+package io.weft.bench;
+
+import io.weft.client.BayeuxClient;
+import io.weft.server.api.Message;
+import io.weft.server.api.Promise;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * The chat-room load (experiments 1, 2 and 5): {@code clients} clients, client {@code i} in room {@code i % rooms};
+ * bursts of 10 messages, each to a random room from a random member of that room, at a ladder of offered delivered
+ * rates (deliveries per second); per rate: a warm-up, then a measured window (steady state only: latency of the
+ * messages sent in the window, from their intended send time, and the deliveries that arrived in it), then a drain.
+ * The ladder stops at the knee: deliveries falling behind the offered rate, or p99 past a bound.
+ */
+final class ChatRun {
+    private static final String HEADER = "server,transport,clients,rooms,size,offered_per_s,publish_per_s,"
+            + "delivered_per_s,expected,received,lost_pct,p50_ms,p90_ms,p99_ms,max_ms,load_avg,label";
+
+    private final Recorder latency = new Recorder(TimeUnit.SECONDS.toMicros(60), 3);
+    private final LongAdder arrivals = new LongAdder();
+    private final LongAdder windowReceived = new LongAdder();
+    private volatile long windowStart = Long.MAX_VALUE;
+    private volatile long windowEnd = Long.MAX_VALUE;
+
+    static void main(Args args) throws Exception {
+        new ChatRun().run(args);
+    }
+
+    private void run(Args args) throws Exception {
+        String server = args.get("server", "weft");
+        String transport = args.get("transport", "websocket");
+        String[] urls = args.list("urls", "http://127.0.0.1:8080/cometd");
+        int clientCount = args.getInt("clients", 1000);
+        int rooms = args.getInt("rooms", 100);
+        int size = args.getInt("size", 50);
+        String[] rates = args.list("rates", "1000,2000,5000,10000,20000");
+        long warmupMs = args.getLong("warmup-ms", 3000);
+        long measureMs = args.getLong("measure-ms", 8000);
+        double kneeP99Ms = args.getDouble("knee-p99-ms", 1000);
+        Path csv = Path.of(args.get("csv", "chat.csv"));
+        String label = args.get("label", "");
+        int burst = args.getInt("burst", 10);
+
+        int perRoom = Math.max(1, clientCount / rooms);
+        String padding = "x".repeat(Math.max(1, size - 30)); // {"t":1234567890123456,"p":"..."} is about size bytes
+        try (Clients clients = new Clients(transport, urls, args.getInt("max-threads", 64))) {
+            MessageListenerImpl listener = new MessageListenerImpl();
+            int ready = clients.connect(clientCount, args.getInt("in-flight", 500), args.getLong("connect-s", 180),
+                    (index, client, done) -> client.subscribe("/chat/room" + (index % rooms), listener,
+                            Clients.successOnly(done)));
+            System.err.printf("%s %s: %d/%d clients ready%n", server, transport, ready, clientCount);
+            if (ready < clientCount) {
+                throw new IllegalStateException("only " + ready + " of " + clientCount + " clients connected");
+            }
+            Thread.sleep(500);
+            SplittableRandom random = new SplittableRandom(42);
+            for (String rateText : rates) {
+                double offered = Double.parseDouble(rateText);
+                double publishRate = offered / perRoom;
+                long burstPeriodNanos = (long) (1e9 * burst / publishRate);
+                long start = System.nanoTime();
+                windowStart = start + TimeUnit.MILLISECONDS.toNanos(warmupMs);
+                windowEnd = windowStart + TimeUnit.MILLISECONDS.toNanos(measureMs);
+                windowReceived.reset();
+                latency.reset();
+                long expected = 0;
+                long arrivalsAtStart = -1;
+                long next = start;
+                while (next < windowEnd) {
+                    long now = System.nanoTime();
+                    if (now < next) {
+                        LockSupport.parkNanos(next - now);
+                        continue;
+                    }
+                    if (arrivalsAtStart < 0 && now >= windowStart) {
+                        arrivalsAtStart = arrivals.sum();
+                    }
+                    for (int b = 0; b < burst; b++) {
+                        int room = random.nextInt(rooms);
+                        int member = room + rooms * random.nextInt(perRoom);
+                        BayeuxClient publisher = clients.all.get(Math.min(member, clientCount - 1));
+                        Map<String, Object> data = new LinkedHashMap<>(2);
+                        data.put("t", next);
+                        data.put("p", padding);
+                        publisher.publish("/chat/room" + room, data, Promise.noop());
+                        if (next >= windowStart) {
+                            expected += subscribers(room, rooms, clientCount);
+                        }
+                    }
+                    next += burstPeriodNanos;
+                }
+                long arrivalsAtEnd = arrivals.sum();
+                if (arrivalsAtStart < 0) {
+                    arrivalsAtStart = arrivalsAtEnd;
+                }
+                double delivered = (arrivalsAtEnd - arrivalsAtStart) * 1e9 / (System.nanoTime() - windowStart);
+                // Drain: give late messages of the window up to 5 s to arrive (they count as received, with their
+                // full latency), then a short pause before the next rate.
+                long drainUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (windowReceived.sum() < expected && System.nanoTime() < drainUntil) {
+                    Thread.sleep(50);
+                }
+                windowEnd = Long.MIN_VALUE; // nothing more counts
+                Histogram h = latency.getIntervalHistogram();
+                long received = windowReceived.sum();
+                double lostPct = expected == 0 ? 0 : 100.0 * Math.max(0, expected - received) / expected;
+                double p99 = h.getValueAtPercentile(99) / 1000.0;
+                String row = String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%.0f,%.1f,%.0f,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%s",
+                        server, transport, clientCount, rooms, size, offered, publishRate, delivered, expected,
+                        received, lostPct, h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
+                        p99, h.getMaxValue() / 1000.0, Args.loadAverage(), label);
+                Args.appendCsv(csv, HEADER, row);
+                System.out.println(row);
+                System.out.flush();
+                Thread.sleep(1000);
+                if (delivered < 0.9 * offered || p99 > kneeP99Ms || lostPct > 1.0) {
+                    System.err.printf("knee reached at %.0f offered (delivered %.0f, p99 %.1f ms, lost %.1f%%)%n",
+                            offered, delivered, p99, lostPct);
+                    break;
+                }
+            }
+        }
+    }
+
+    private static int subscribers(int room, int rooms, int clients) {
+        return (clients - room + rooms - 1) / rooms; // how many i in [0, clients) have i % rooms == room
+    }
+
+    private final class MessageListenerImpl implements io.weft.client.MessageListener {
+        @Override
+        public void onMessage(Message message) {
+            long now = System.nanoTime();
+            arrivals.increment();
+            Object data = message.getData();
+            if (!(data instanceof Map<?, ?> map) || !(map.get("t") instanceof Number sent)) {
+                return;
+            }
+            long t = sent.longValue();
+            if (t >= windowStart && t < windowEnd) {
+                windowReceived.increment();
+                latency.recordValue(Math.min(TimeUnit.SECONDS.toMicros(60), Math.max(0, (now - t) / 1000)));
+            }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+# Shared by the bench/*.sh scripts: build, start and stop servers, run the driver, clean up. Sourced, not run.
+#
+# Environment (all optional):
+#   BENCH_M2          Maven local repository (-Dmaven.repo.local) for every build here [Maven's default]
+#   WEFT_SRC          the Weft checkout to build and install [this repository]
+#   BENCH_SKIP_BUILD  1: use what bench/*/target already holds
+#   SERVER_CPU / CLIENT_CPU   cores to pin the server and the client to with taskset [1 / 0]; "" = no pinning
+#   SERVER_HEAP / CLIENT_HEAP JVM heap flags [-Xms1g -Xmx1g / -Xms2g -Xmx2g]
+
+set -euo pipefail
+
+BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$BENCH_DIR/.." && pwd)"
+OUT="$ROOT/docs/benchmarks"
+BUILD="$BENCH_DIR/target"
+WEFT_SRC="${WEFT_SRC:-$ROOT}"
+SERVER_CPU="${SERVER_CPU-1}"
+CLIENT_CPU="${CLIENT_CPU-0}"
+SERVER_HEAP="${SERVER_HEAP:--Xms1g -Xmx1g}"
+CLIENT_HEAP="${CLIENT_HEAP:--Xms2g -Xmx2g}"
+JVM_COMMON="-XX:+UseG1GC -Djava.awt.headless=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn"
+# Four loopback addresses: client i talks to ADDRS[i % 4], so ephemeral ports last four times longer.
+ADDRS=(127.0.0.1 127.0.0.2 127.0.0.3 127.0.0.4)
+MVN_REPO=()
+[[ -n "${BENCH_M2:-}" ]] && MVN_REPO=(-Dmaven.repo.local="$BENCH_M2")
+
+mkdir -p "$OUT" "$BUILD"
+# The hard limit is what this machine allows (20,000 here; raising it needs CAP_SYS_RESOURCE, which is not given).
+ulimit -n "$(ulimit -Hn)"
+
+STARTED_PIDS=()
+cleanup() {
+    local pid
+    for pid in "${STARTED_PIDS[@]:-}"; do
+        [[ -n "$pid" ]] && kill -TERM -- "-$pid" 2>/dev/null || true
+    done
+    sleep 1
+    for pid in "${STARTED_PIDS[@]:-}"; do
+        [[ -n "$pid" ]] && kill -KILL -- "-$pid" 2>/dev/null || true
+    done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# A watchdog: the whole script ends after $1 seconds whatever happens.
+bench_deadline() {
+    local seconds=$1 me=$$
+    ( sleep "$seconds"; echo "bench: time limit of ${seconds}s reached, stopping" >&2; kill -TERM "$me" ) &
+    WATCHDOG=$!
+    disown "$WATCHDOG" 2>/dev/null || true
+    trap 'kill $WATCHDOG 2>/dev/null || true; cleanup' EXIT
+}
+
+pin() { # pin CPU command...: taskset when a core is given
+    local cpu=$1; shift
+    if [[ -n "$cpu" ]]; then taskset -c "$cpu" "$@"; else "$@"; fi
+}
+
+log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+bench_build() {
+    if [[ "${BENCH_SKIP_BUILD:-0}" == 1 ]]; then return; fi
+    log "building Weft (install load-client and what it needs, tests skipped)"
+    (cd "$WEFT_SRC" && mvn -q "${MVN_REPO[@]}" install -DskipTests -pl load-client -am)
+    log "building the bench driver and the CometD 9 peer server"
+    mvn -q "${MVN_REPO[@]}" -f "$BENCH_DIR/driver/pom.xml" package dependency:build-classpath
+    mvn -q "${MVN_REPO[@]}" -f "$BENCH_DIR/cometd-server/pom.xml" package dependency:build-classpath
+    if [[ ! -d "$BUILD/faye/node_modules/faye" ]]; then
+        log "installing faye 1.4.3 into $BUILD/faye"
+        npm install --prefix "$BUILD/faye" --no-audit --no-fund --loglevel=error faye@1.4.3 >/dev/null
+    fi
+}
+
+driver_cp() { echo "$BENCH_DIR/driver/target/classes:$(cat "$BENCH_DIR/driver/target/classpath.txt")"; }
+cometd_cp() { echo "$BENCH_DIR/cometd-server/target/classes:$(cat "$BENCH_DIR/cometd-server/target/classpath.txt")"; }
+
+# start_server weft|cometd|faye PORT: starts it in its own process group, waits for READY; sets SERVER_PID.
+start_server() {
+    local kind=$1 port=$2 logf="$BUILD/server-$1.log"
+    local cmd
+    case "$kind" in
+        weft)   cmd=(java $SERVER_HEAP $JVM_COMMON -cp "$(driver_cp)" io.weft.bench.BenchServer "$port") ;;
+        cometd) cmd=(java $SERVER_HEAP $JVM_COMMON -cp "$(cometd_cp)" io.weft.bench.peer.CometDPeerServer "$port") ;;
+        faye)   cmd=(node --expose-gc "$BENCH_DIR/faye-server/server.js" "$port" "$BUILD/faye/node_modules") ;;
+        *) echo "unknown server $kind" >&2; return 1 ;;
+    esac
+    : > "$logf"
+    setsid bash -c 'ulimit -n "$(ulimit -Hn)"; exec "$@"' _ $( [[ -n "$SERVER_CPU" ]] && echo taskset -c "$SERVER_CPU" ) \
+        "${cmd[@]}" >"$logf" 2>&1 < /dev/null &
+    SERVER_PID=$!
+    STARTED_PIDS+=("$SERVER_PID")
+    local i
+    for i in $(seq 1 300); do
+        if grep -q "^READY" "$logf"; then log "$kind up on port $port (pid $SERVER_PID)"; return 0; fi
+        if ! kill -0 "$SERVER_PID" 2>/dev/null; then cat "$logf" >&2; return 1; fi
+        sleep 0.1
+    done
+    echo "$kind did not start" >&2; cat "$logf" >&2; return 1
+}
+
+stop_server() {
+    if [[ -n "${SERVER_PID:-}" ]]; then
+        kill -TERM -- "-$SERVER_PID" 2>/dev/null || true
+        local i
+        for i in $(seq 1 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL -- "-$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+        SERVER_PID=
+    fi
+}
+
+urls() { # urls PORT: the comma-separated Bayeux URLs over the loopback addresses
+    local port=$1 a out=""
+    for a in "${ADDRS[@]}"; do out+="${out:+,}http://$a:$port/cometd"; done
+    echo "$out"
+}
+
+# driver TIMEOUT_S COMMAND --flags...: the driver JVM, pinned, bounded in time.
+driver() {
+    local limit=$1; shift
+    pin "$CLIENT_CPU" timeout --kill-after=10 "$limit" java $CLIENT_HEAP $JVM_COMMON -cp "$(driver_cp)" \
+        io.weft.bench.Driver "$@"
+}
+
+chart() { java -Djava.awt.headless=true -cp "$(driver_cp)" io.weft.bench.Driver chart "$@"; }
+
+rss_bytes() { awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"; }
+
+# The JVM (child of the process-group leader started by start_server) or node process id.
+server_main_pid() {
+    local pid=$SERVER_PID child
+    child=$(pgrep -P "$pid" | head -1 || true)
+    while [[ -n "$child" ]]; do pid=$child; child=$(pgrep -P "$pid" | head -1 || true); done
+    echo "$pid"
+}
+
+# Live heap after a full GC (bytes), from a class histogram (which collects first).
+heap_after_gc() {
+    jcmd "$1" GC.class_histogram 2>/dev/null | awk '/^Total/ { print $3 }'
+}
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+
+load_avg() { cut -d' ' -f1 /proc/loadavg; }
+
+# idle_memory SERVER TRANSPORT N CSV: a fresh server; baseline after 100 clients came and went; then N idle clients;
+# heap after a full GC (JVM servers) and RSS, before and after; appends one row per call.
+idle_memory() {
+    local server=$1 transport=$2 n=$3 csv=$4 port heap0 heap1 rss0 rss1 pid fifo dpid
+    port=$(free_port)
+    start_server "$server" "$port"
+    pid=$(server_main_pid)
+    driver 120 idle --transport="$transport" --urls="$(urls "$port")" --clients=100 --hold-s=1 >/dev/null 2>&1 || true
+    sleep 2
+    read -r heap0 rss0 < <(server_memory "$server" "$pid" "$port")
+    fifo="$BUILD/idle-$$.fifo"; rm -f "$fifo"; mkfifo "$fifo"
+    driver 400 idle --transport="$transport" --urls="$(urls "$port")" --clients="$n" --hold-s=300 \
+        < "$fifo" > "$BUILD/idle-driver.out" 2>"$BUILD/idle-driver.err" &
+    dpid=$!
+    exec 7>"$fifo"
+    local i
+    for i in $(seq 1 3000); do
+        grep -q "^READY" "$BUILD/idle-driver.out" 2>/dev/null && break
+        kill -0 "$dpid" 2>/dev/null || break
+        sleep 0.1
+    done
+    local ready; ready=$(sed -n 's/^READY clients=//p' "$BUILD/idle-driver.out")
+    sleep 5
+    read -r heap1 rss1 < <(server_memory "$server" "$pid" "$port")
+    echo stop >&7; exec 7>&-
+    wait "$dpid" 2>/dev/null || true
+    rm -f "$fifo"
+    stop_server
+    local row
+    row=$(awk -v s="$server" -v t="$transport" -v n="${ready:-0}" -v h0="$heap0" -v h1="$heap1" -v r0="$rss0" \
+        -v r1="$rss1" -v la="$(load_avg)" 'BEGIN { printf "%s,%s,%d,%d,%d,%.0f,%d,%d,%.0f,%s", s, t, n, h0, h1,
+        (n > 0 ? (h1 - h0) / n : 0), r0, r1, (n > 0 ? (r1 - r0) / n : 0), la }')
+    [[ -s "$csv" ]] || echo "server,transport,sessions,heap_base_b,heap_idle_b,heap_per_session_b,rss_base_b,rss_idle_b,rss_per_session_b,load_avg" > "$csv"
+    echo "$row" >> "$csv"
+    log "idle $row"
+}
+
+# server_memory SERVER PID PORT: "heap_bytes rss_bytes" (heap: live bytes after a full GC; node: V8 heapUsed after gc())
+server_memory() {
+    local server=$1 pid=$2 port=$3 heap
+    if [[ "$server" == faye ]]; then
+        heap=$(curl -s "http://127.0.0.1:$port/stats" | python3 -c 'import json,sys; print(json.load(sys.stdin)["heapUsed"])')
+        sleep 1
+    else
+        heap=$(heap_after_gc "$pid")
+        heap=$(heap_after_gc "$pid")
+    fi
+    echo "$heap $(rss_bytes "$pid")"
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Weft/peer ratios from side-by-side.csv and side-by-side-idle.csv, as a Markdown table (stdout).
+
+Saturation: the most delivered messages/s a server reached at any offered rate, per round; the median over rounds.
+p99 at a fixed rate: the highest offered rate that every server sustained in every round (delivered >= 90% of
+offered, < 1% lost), its p99 per server as the median over rounds. Idle memory: the median over rounds.
+"""
+import csv
+import statistics
+import sys
+from collections import defaultdict
+
+SERVERS = ["weft", "cometd", "faye"]
+
+
+def main(chat_csv, idle_csv):
+    rows = list(csv.DictReader(open(chat_csv)))
+    idle = list(csv.DictReader(open(idle_csv)))
+    out = []
+    for transport in ["websocket", "long-polling"]:
+        t_rows = [r for r in rows if r["transport"] == transport]
+        sat = defaultdict(lambda: defaultdict(float))
+        ok = defaultdict(set)
+        p99 = defaultdict(lambda: defaultdict(list))
+        rounds = sorted({r["label"] for r in t_rows})
+        for r in t_rows:
+            s, lbl, off = r["server"], r["label"], float(r["offered_per_s"])
+            sat[s][lbl] = max(sat[s][lbl], float(r["delivered_per_s"]))
+            if float(r["delivered_per_s"]) >= 0.9 * off and float(r["lost_pct"]) < 1.0:
+                ok[(s, lbl)].add(off)
+            p99[s][off].append(float(r["p99_ms"]))
+        present = [s for s in SERVERS if s in sat]
+        common = None
+        for s in present:
+            for lbl in rounds:
+                common = ok[(s, lbl)] if common is None else common & ok[(s, lbl)]
+        fixed = max(common) if common else None
+        med_sat = {s: statistics.median(sat[s].values()) for s in present}
+        med_p99 = {s: statistics.median(p99[s][fixed]) for s in present} if fixed else {}
+        out.append(f"### {transport}\n")
+        out.append("| server | delivered msgs/s at saturation (per round) | median | p99 at "
+                   f"{fixed:.0f} msgs/s (ms) |" if fixed else "| server | saturation per round | median | p99 |")
+        out.append("|---|---|---|---|")
+        for s in present:
+            per_round = ", ".join(f"{sat[s][lbl]:.0f}" for lbl in rounds)
+            p = f"{med_p99[s]:.1f}" if s in med_p99 else "n/a"
+            out.append(f"| {s} | {per_round} | {med_sat[s]:.0f} | {p} |")
+        peers = [s for s in present if s != "weft"]
+        if "weft" in present and peers:
+            best_sat = max(peers, key=lambda s: med_sat[s])
+            out.append("")
+            out.append(f"- saturation, Weft / best peer ({best_sat}): **{med_sat['weft'] / med_sat[best_sat]:.2f}x** "
+                       "(target >= 2)")
+            if med_p99:
+                best_p99 = min(peers, key=lambda s: med_p99[s])
+                out.append(f"- p99 at {fixed:.0f} msgs/s, Weft / best peer ({best_p99}): "
+                           f"**{med_p99['weft'] / med_p99[best_p99]:.2f}x** (target <= 0.5)")
+        out.append("")
+    out.append("### idle memory per session (median over rounds)\n")
+    out.append("| server | transport | sessions | heap B/session | RSS B/session |")
+    out.append("|---|---|---|---|---|")
+    mem = {}
+    for transport in ["websocket", "long-polling"]:
+        for s in SERVERS:
+            rs = [r for r in idle if r["server"] == s and r["transport"] == transport]
+            if not rs:
+                continue
+            h = statistics.median(float(r["heap_per_session_b"]) for r in rs)
+            rss = statistics.median(float(r["rss_per_session_b"]) for r in rs)
+            mem[(s, transport)] = (h, rss)
+            heap_text = f"{h:.0f}" + (" (V8 heap)" if s == "faye" else "")
+            out.append(f"| {s} | {transport} | {rs[0]['sessions']} | {heap_text} | {rss:.0f} |")
+    out.append("")
+    for transport in ["websocket", "long-polling"]:
+        if ("weft", transport) in mem and ("cometd", transport) in mem:
+            out.append(f"- {transport} heap per idle session, Weft / CometD: "
+                       f"**{mem[('weft', transport)][0] / mem[('cometd', transport)][0]:.2f}x** (target <= 0.5)")
+        if ("weft", transport) in mem and ("faye", transport) in mem:
+            out.append(f"- {transport} RSS per idle session, Weft / Faye: "
+                       f"**{mem[('weft', transport)][1] / mem[('faye', transport)][1]:.2f}x** (target <= 1); "
+                       f"Weft / CometD: {mem[('weft', transport)][1] / mem[('cometd', transport)][1]:.2f}x")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Experiment 5, Weft side by side with CometD 9.0.0 (Jetty 12.1.10) and Faye 1.4.3 (Node.js), same load client, same
+# machine, servers alternated within the run (weft, cometd, faye, weft, cometd, faye): the chat load of experiments 1
+# and 2 (1,000 clients, 100 rooms, 50-byte messages, rates up to each server's knee, both transports), and idle memory
+# per session (2,000 idle sessions per transport). Then the table of ratios Weft/peer.
+# Default: 2 rounds (about 25 minutes). --full: 3 rounds and 5,000 idle sessions.
+# Writes docs/benchmarks/side-by-side.csv, side-by-side-idle.csv, side-by-side-ratios.md and side-by-side-*.png.
+source "$(dirname "$0")/lib.sh"
+ROUNDS=2; IDLE_N=2000; [[ "${1:-}" == --full ]] && { ROUNDS=3; IDLE_N=5000; }
+bench_deadline $(( ROUNDS * 1500 + 600 ))
+bench_build
+CSV="$OUT/side-by-side.csv"; IDLE="$OUT/side-by-side-idle.csv"; rm -f "$CSV" "$IDLE"
+for round in $(seq 1 "$ROUNDS"); do
+    for transport in websocket long-polling; do
+        for server in weft cometd faye; do
+            port=$(free_port)
+            start_server "$server" "$port"
+            driver 600 chat --server="$server" --transport="$transport" --urls="$(urls "$port")" --clients=1000 \
+                --rooms=100 --size=50 --rates=2500,5000,10000,20000,40000,80000,160000 --warmup-ms=3000 \
+                --measure-ms=5000 --csv="$CSV" --label="round$round" || log "chat $server $transport failed"
+            stop_server
+        done
+    done
+    for transport in websocket long-polling; do
+        for server in weft cometd faye; do idle_memory "$server" "$transport" "$IDLE_N" "$IDLE"; done
+    done
+done
+python3 "$BENCH_DIR/ratios.py" "$CSV" "$IDLE" > "$OUT/side-by-side-ratios.md"
+cat "$OUT/side-by-side-ratios.md"
+for transport in websocket long-polling; do
+    chart --csv="$CSV" --out="$OUT/side-by-side-$transport-p99.png" --where="transport=$transport" \
+        --x=delivered_per_s --y=p99_ms --series=server+label --logy=true --xlabel="delivered messages/s" \
+        --ylabel="p99 latency (ms, log)" \
+        --title="1,000 clients, 100 rooms, 50 B over $transport: p99 vs delivered msgs/s"
+done
+log "done: $CSV $IDLE"

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Experiment 2, websocket vs long-polling (after CometD 2.4, 2011), on Weft: offered rates from 1k/s up to the knee;
+# median and p99 per point; payloads of 50, 500 and 2,000 bytes; then idle memory per session (heap after a full GC,
+# and RSS) for N idle sessions of each transport.
+# Default: 1k clients x 3 payloads, 5k clients x 50 bytes, idle 1k and 5k (about 12 minutes).
+# --full: also 10k and 18k clients, idle up to 18k.
+# Writes docs/benchmarks/ws-vs-lp.csv, ws-vs-lp-idle.csv and ws-vs-lp-*.png.
+source "$(dirname "$0")/lib.sh"
+FULL=0; [[ "${1:-}" == --full ]] && FULL=1
+bench_deadline $(( FULL ? 5400 : 1500 ))
+bench_build
+CSV="$OUT/ws-vs-lp.csv"; IDLE="$OUT/ws-vs-lp-idle.csv"; rm -f "$CSV" "$IDLE"
+POINTS=("1000 50" "1000 500" "1000 2000" "5000 50")
+(( FULL )) && POINTS+=("10000 50" "18000 50")
+for point in "${POINTS[@]}"; do
+    read -r clients size <<< "$point"
+    for transport in websocket long-polling; do   # alternated within each point
+        port=$(free_port)
+        start_server weft "$port"
+        driver 600 chat --server=weft --transport="$transport" --urls="$(urls "$port")" --clients="$clients" \
+            --rooms=100 --size="$size" --rates=1000,2000,5000,10000,20000,40000,80000,160000 \
+            --warmup-ms=3000 --measure-ms=5000 --csv="$CSV" --label="${clients}c/${size}B" \
+            || log "ws-vs-lp $transport $clients/$size failed"
+        stop_server
+    done
+done
+IDLE_N=(1000 5000); (( FULL )) && IDLE_N=(1000 5000 10000 18000)
+for n in "${IDLE_N[@]}"; do
+    for transport in websocket long-polling; do idle_memory weft "$transport" "$n" "$IDLE"; done
+done
+for size in 50 500 2000; do
+    for y in p50_ms p99_ms; do
+        chart --csv="$CSV" --out="$OUT/ws-vs-lp-${size}B-$y.png" --where="size=$size" --x=delivered_per_s --y="$y" \
+            --series=transport+clients --logy=true --xlabel="delivered messages/s" --ylabel="$y (log)" \
+            --title="Weft, ${size}-byte messages, 100 rooms: $y vs delivered msgs/s"
+    done
+done
+chart --csv="$IDLE" --out="$OUT/ws-vs-lp-idle-heap.png" --x=sessions --y=heap_per_session_b --series=transport \
+    --title="Weft: heap per idle session after a full GC" --xlabel="idle sessions" --ylabel="bytes per session"
+chart --csv="$IDLE" --out="$OUT/ws-vs-lp-idle-rss.png" --x=sessions --y=rss_per_session_b --series=transport \
+    --title="Weft: RSS per idle session" --xlabel="idle sessions" --ylabel="bytes per session"
+log "done: $CSV $IDLE"
