@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -13,6 +14,7 @@ import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.NanoTime;
 import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * connection is no longer probed. A probe never runs once the response has started: {@link Probe#stop()} waits for a
  * probe in progress, which is a single non-blocking read.
  *
- * <p>Thread-safe. Probes run on the Jetty scheduler's thread.
+ * <p>Thread-safe. Probes run on the Jetty scheduler's thread; a tick that a stopped scheduler dropped is noticed and
+ * scheduled again by the next watched request.
  */
 final class ParkedConnectionWatch {
     static final long PERIOD_MILLIS = 1000;
@@ -40,26 +43,34 @@ final class ParkedConnectionWatch {
 
     private final Set<Probe> probes = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean ticking = new AtomicBoolean();
-    /** Read into only by the tick, which never runs twice at once. */
-    private final ByteBuffer scratch = BufferUtil.allocate(1);
+    /** When the scheduled tick is due; a tick long overdue was dropped by a scheduler that stopped. */
+    private volatile long tickDue;
 
     private Probe watch(EndPoint endPoint, Scheduler scheduler) {
         Probe probe = new Probe(endPoint);
         probes.add(probe);
-        if (ticking.compareAndSet(false, true)) {
+        if (ticking.compareAndSet(false, true)
+                || NanoTime.millisSince(tickDue) > 2 * PERIOD_MILLIS) {
             schedule(scheduler);
         }
         return probe;
     }
 
     private void schedule(Scheduler scheduler) {
-        scheduler.schedule(() -> tick(scheduler), PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        tickDue = NanoTime.now() + TimeUnit.MILLISECONDS.toNanos(PERIOD_MILLIS);
+        try {
+            scheduler.schedule(() -> tick(scheduler), PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException x) {
+            ticking.set(false);
+            LOG.debug("scheduler stopped; watching resumes with the next parked request");
+        }
     }
 
     private void tick(Scheduler scheduler) {
+        ByteBuffer buffer = BufferUtil.allocate(1);
         try {
             for (Probe probe : probes) {
-                probe.probe(scratch);
+                probe.probe(buffer);
             }
         } finally {
             ticking.set(false);

@@ -71,7 +71,7 @@ final class PollingTransport {
     private void preflight(HttpExchange exchange) {
         cors.preflight(exchange);
         exchange.addHeader("Allow", Cors.ALLOWED_METHODS);
-        exchange.respond(204, null, new byte[0], IGNORE);
+        exchange.respond(200, null, new byte[0], IGNORE);
     }
 
     private void get(HttpExchange exchange) {
