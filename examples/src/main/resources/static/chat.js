@@ -80,14 +80,16 @@ async function refreshRooms() {
 
 /** Subscribes to the room's channels, then asks the server to let us in; the server tells everybody. */
 async function enter(name) {
+    // tag::enter[]
     roomSubscriptions = [
         await client.subscribe('/chat/' + name, message => addMessage(message.data)),
         await client.subscribe('/members/' + name, message => showMembers(message.data.members)),
     ];
-    const reply = await client.publish('/service/chat/join', {room: name, name: me});
+    const reply = await client.publish('/service/chat/join', {room: name, name: me}); // a service's answer
     if (reply.data.error) {
         throw new Error(reply.data.error);
     }
+    // end::enter[]
     room = name;
     $('current-room').textContent = name;
     showMembers(reply.data.members);
@@ -118,10 +120,12 @@ async function login(event) {
     me = $('name').value.trim();
     try {
         if (!client) {
+            // tag::create[]
             client = new BayeuxClient(new URL('cometd', document.baseURI).href, {
-                transports: transportsFromUrl(),
+                transports: transportsFromUrl(), // ['websocket', 'long-polling'], or the one forced in the URL
                 ack: params.get('ack') === 'true' || params.get('ack') === '1',
             });
+            // end::create[]
             client.addListener('state', showStatus);
             client.addListener('handshake', (reply, {rehandshake}) => {
                 showStatus();
