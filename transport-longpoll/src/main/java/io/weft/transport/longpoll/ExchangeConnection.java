@@ -40,6 +40,11 @@ final class ExchangeConnection implements Connection {
         this.inbound = inbound;
     }
 
+    /** Whether the engine has not answered yet (and the client has not gone). */
+    boolean isWaiting() {
+        return !ended.get();
+    }
+
     @Override
     public String type() {
         return type;
@@ -71,12 +76,15 @@ final class ExchangeConnection implements Connection {
 
     /** The client went away before its response was written: drop the exchange and tell the engine. */
     void clientGone(Throwable cause) {
-        if (ended.compareAndSet(false, true)) {
-            exchange.abort(cause);
-        }
+        boolean waiting = ended.compareAndSet(false, true);
+        // The engine first: once the exchange is aborted the container counts the request as done, and a delivery
+        // must by then find the session without this connection, so that it stays queued.
         Inbound attached = inbound;
         if (attached != null) {
             attached.closed();
+        }
+        if (waiting) {
+            exchange.abort(cause);
         }
     }
 

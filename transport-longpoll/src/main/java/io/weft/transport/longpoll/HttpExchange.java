@@ -40,16 +40,17 @@ interface HttpExchange {
 
     /**
      * Calls {@code gone} (once, on a container thread, with the cause) if the client goes away before the response
-     * is complete. Called once, before the request is handed to the engine.
+     * is complete, as far as the container can tell. Called once, before the request is handed to the engine.
      */
     void onClientGone(Consumer<Throwable> gone);
 
     /**
-     * From now until {@link #respond} or {@link #abort}, for at most {@code millis}, the container's idle timeout must
-     * not end this exchange: the engine holds a {@code /meta/connect} for up to its timeout and answers it itself.
-     * A container that offers no such control ignores this (see the module README).
+     * The engine has taken the request without answering it yet (a held {@code /meta/connect}), and will answer
+     * within {@code millis}. Until {@link #respond} or {@link #abort}, the container's idle timeout must not end the
+     * exchange, and a client that goes away must be noticed even where the container does not tell (HTTP/1 on Jetty:
+     * see {@link ParkedConnectionWatch}). May race with {@link #respond} from another thread; at most once.
      */
-    void holdIdleTimeout(long millis);
+    void parked(long millis);
 
     /** Adds a response header. */
     void addHeader(String name, String value);

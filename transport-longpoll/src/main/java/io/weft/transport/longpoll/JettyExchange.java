@@ -23,7 +23,8 @@ final class JettyExchange implements HttpExchange {
     private final Callback callback;
     private final ParkedConnectionWatch watch;
     private BodySink sink;
-    private volatile ParkedConnectionWatch.Probe probe;
+    private ParkedConnectionWatch.Probe probe;
+    private boolean ended;
 
     JettyExchange(Request request, Response response, Callback callback, ParkedConnectionWatch watch) {
         this.request = request;
@@ -100,22 +101,32 @@ final class JettyExchange implements HttpExchange {
     @Override
     public void onClientGone(Consumer<Throwable> gone) {
         request.addFailureListener(gone);
-        probe = watch.watch(request);
-    }
-
-    private void stopWatching() {
-        ParkedConnectionWatch.Probe watching = probe;
-        if (watching != null) {
-            watching.stop();
-        }
     }
 
     @Override
-    public void holdIdleTimeout(long millis) {
+    public void parked(long millis) {
         long start = NanoTime.now();
         long limit = TimeUnit.MILLISECONDS.toNanos(millis);
-        // Jetty asks only while no read or write is pending; true lets the idle timeout fail the request.
-        request.addIdleTimeoutListener(timeout -> NanoTime.since(start) > limit);
+        synchronized (this) {
+            // Once the response has started the request may already be complete: nothing to add to it then.
+            if (!ended) {
+                // Jetty asks only while no read or write is pending; true lets the idle timeout fail the request.
+                request.addIdleTimeoutListener(timeout -> NanoTime.since(start) > limit);
+                probe = watch.watch(request);
+            }
+        }
+    }
+
+    /** Marks the exchange ended and stops the watch, which never probes once the response may be under way. */
+    private void end() {
+        ParkedConnectionWatch.Probe watching;
+        synchronized (this) {
+            ended = true;
+            watching = probe;
+        }
+        if (watching != null) {
+            watching.stop();
+        }
     }
 
     @Override
@@ -125,7 +136,7 @@ final class JettyExchange implements HttpExchange {
 
     @Override
     public void respond(int status, String contentType, byte[] body, Promise<Void> written) {
-        stopWatching();
+        end();
         response.setStatus(status);
         if (contentType != null) {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
@@ -142,7 +153,7 @@ final class JettyExchange implements HttpExchange {
 
     @Override
     public void abort(Throwable cause) {
-        stopWatching();
+        end();
         callback.failed(cause);
     }
 }

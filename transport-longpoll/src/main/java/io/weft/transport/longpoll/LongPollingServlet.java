@@ -114,6 +114,9 @@ public final class LongPollingServlet extends HttpServlet {
             return;
         }
         AsyncContext async = request.startAsync();
+        // Set here, on the container's thread, as some containers require; the Servlet API has no control over the
+        // connection's idle timeout, only over this one.
+        async.setTimeout(transport.maxExchangeMillis());
         transport.handle(new ServletExchange(request, response, async, watcher(request)));
     }
 }

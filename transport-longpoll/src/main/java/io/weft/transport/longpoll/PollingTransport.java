@@ -189,8 +189,15 @@ final class PollingTransport {
         Inbound inbound = engine.open(connection);
         connection.attach(inbound);
         exchange.onClientGone(connection::clientGone);
-        exchange.holdIdleTimeout(options.timeout() + IDLE_GRACE_MILLIS);
         inbound.receive(batch);
+        if (connection.isWaiting()) {
+            exchange.parked(maxExchangeMillis());
+        }
+    }
+
+    /** The longest an exchange waits for the engine: the hold, plus a grace for the engine's timer to fire. */
+    long maxExchangeMillis() {
+        return options.timeout() + IDLE_GRACE_MILLIS;
     }
 
     private FormParameters parameters(HttpExchange exchange, String encoded) {

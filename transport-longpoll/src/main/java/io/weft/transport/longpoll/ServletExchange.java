@@ -35,7 +35,8 @@ final class ServletExchange implements HttpExchange {
     private final AsyncContext async;
     private final AtomicBoolean ended = new AtomicBoolean();
     private final Supplier<Runnable> watcher;
-    private volatile Runnable stopWatching;
+    private Runnable stopWatching;
+    private boolean watchEnded;
 
     /**
      * @param watcher starts watching the connection for a client that closes it, returning how to stop; null when
@@ -118,22 +119,31 @@ final class ServletExchange implements HttpExchange {
             public void onStartAsync(AsyncEvent event) {
             }
         });
-        if (watcher != null) {
-            stopWatching = watcher.get();
+    }
+
+    /** The async timeout was set when the request started (see {@code LongPollingServlet}); this only watches. */
+    @Override
+    public void parked(long millis) {
+        if (watcher == null) {
+            return;
+        }
+        synchronized (this) {
+            if (!watchEnded) {
+                stopWatching = watcher.get();
+            }
         }
     }
 
-    private void stopWatching() {
-        Runnable stop = stopWatching;
+    /** Marks the exchange ended and stops the watch, which never probes once the response may be under way. */
+    private void end() {
+        Runnable stop;
+        synchronized (this) {
+            watchEnded = true;
+            stop = stopWatching;
+        }
         if (stop != null) {
             stop.run();
         }
-    }
-
-    /** The Servlet API has no handle on the connection's idle timeout; the async timeout is what it can lift. */
-    @Override
-    public void holdIdleTimeout(long millis) {
-        async.setTimeout(millis);
     }
 
     @Override
@@ -143,7 +153,7 @@ final class ServletExchange implements HttpExchange {
 
     @Override
     public void respond(int status, String contentType, byte[] body, Promise<Void> written) {
-        stopWatching();
+        end();
         try {
             response.setStatus(status);
             if (contentType != null) {
@@ -159,7 +169,7 @@ final class ServletExchange implements HttpExchange {
 
     @Override
     public void abort(Throwable cause) {
-        stopWatching();
+        end();
         finish(Promise.noop(), cause);
     }
 

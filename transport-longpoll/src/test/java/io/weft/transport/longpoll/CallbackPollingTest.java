@@ -117,7 +117,7 @@ class CallbackPollingTest {
         assertEquals("callback-polling", server.bayeux().getSession(clientId).getConnectionType());
 
         CompletableFuture<Reply> parked = page.sendAsync(page.connect());
-        Conditions.await("the JSONP connect is parked", 5, () -> server.requestsActive() == 1);
+        Conditions.await("the JSONP connect is parked", 5, () -> server.waitingRequests() == 1);
         BayeuxConversation publisher = new BayeuxConversation(new Browser(http, server.uri()));
         publisher.handshake();
         publisher.publish("/room", "{\"text\":\"hi <script>\"}");

@@ -78,7 +78,7 @@ class ConnectionTest {
 
             Conditions.await("the handshake is done", 5, () -> server.requestsActive() == 0);
             connection.post(connect, cookie);
-            Conditions.await("the connect is parked", 5, () -> server.requestsActive() == 1);
+            Conditions.await("the connect is parked", 5, () -> server.waitingRequests() == 1);
             // Jetty does not read while the connect is parked: this one waits in the socket for the watch to find.
             connection.post(HANDSHAKE, cookie);
 
@@ -130,7 +130,7 @@ class ConnectionTest {
             clients.add(client);
             polls.add(client.connect());
         }
-        Conditions.await(parked + " polls parked", 10, () -> server.requestsActive() == parked);
+        Conditions.await(parked + " polls parked", 10, () -> server.waitingRequests() == parked);
 
         BayeuxConversation latecomer = new BayeuxConversation(new Browser(http, server.uri()));
         assertEquals(true, latecomer.handshake().message().get("successful"),

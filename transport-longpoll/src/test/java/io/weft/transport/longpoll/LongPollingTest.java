@@ -125,7 +125,7 @@ class LongPollingTest {
         publisher.handshake();
 
         CompletableFuture<Reply> parked = subscriber.connect();
-        Conditions.await("the connect is parked in the server", 5, () -> server.requestsActive() == 1);
+        Conditions.await("the engine holds the connect", 5, () -> server.waitingRequests() == 1);
         assertFalse(parked.isDone());
         publisher.publish("/news/today", "\"extra\"");
 
@@ -164,7 +164,7 @@ class LongPollingTest {
         secondTab.connectNow();
 
         CompletableFuture<Reply> parked = firstTab.connect();
-        Conditions.await("the first tab's connect is parked", 5, () -> server.requestsActive() == 1);
+        Conditions.await("the engine holds the first tab's connect", 5, () -> server.waitingRequests() == 1);
         Reply second = secondTab.browser().await(secondTab.connect());
 
         Map<String, Object> advice = (Map<String, Object>) second.message().get("advice");
@@ -208,7 +208,7 @@ class LongPollingTest {
 
         org.eclipse.jetty.client.Request poll = client.connectRequest();
         CompletableFuture<Reply> parked = client.browser().sendAsync(poll);
-        Conditions.await("the connect is parked in the server", 5, () -> server.requestsActive() == 1);
+        Conditions.await("the engine holds the connect", 5, () -> server.waitingRequests() == 1);
         poll.abort(new Exception("the browser tab closed")).get(5, TimeUnit.SECONDS);
         Conditions.await("the server notices the client has gone", 5, () -> server.requestsActive() == 0);
         assertTrue(parked.isCompletedExceptionally());
