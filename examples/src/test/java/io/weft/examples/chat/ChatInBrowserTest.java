@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.server.handler.ContextHandler;
@@ -137,6 +138,35 @@ class ChatInBrowserTest {
             bob.get("about:blank");
         } catch (Exception x) {
             throw new AssertionError(x);
+        }
+    }
+
+    @Test
+    void pagesHandshakeAgainAndRejoinWhenTheServerRestarts() throws Exception {
+        ChatServer first = ChatServer.start(ChatServer.Settings.of(0));
+        int port = first.port();
+        ChatServer second = null;
+        try {
+            String page = first.baseUrl() + "/";
+            ChatPage a = new ChatPage(alice).open(page).join("alice", "restart");
+            ChatPage b = new ChatPage(bob).open(page + "?transport=long-polling").join("bob", "restart");
+            a.waitForMembers("alice", "bob");
+            first.close(); // the new server knows no session: each client is told to handshake again
+            second = ChatServer.start(ChatServer.Settings.of(port));
+            ChatRooms rooms = second.rooms();
+            wait(alice, "both pages to join the new server's room",
+                    d -> rooms.members("restart").containsAll(List.of("alice", "bob")));
+            b.say("still here after the restart");
+            a.waitForChat("bob", "still here after the restart");
+            a.say("welcome back");
+            b.waitForChat("alice", "welcome back");
+        } finally {
+            alice.get("about:blank");
+            bob.get("about:blank");
+            first.close();
+            if (second != null) {
+                second.close();
+            }
         }
     }
 
