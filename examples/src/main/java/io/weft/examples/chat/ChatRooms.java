@@ -51,6 +51,7 @@ public final class ChatRooms {
 
     private final BayeuxServer bayeux;
     private final Map<String, Room> rooms = new ConcurrentHashMap<>();
+    private final Object membershipLock = new Object();
 
     private ChatRooms(BayeuxServer bayeux) {
         this.bayeux = bayeux;
@@ -100,13 +101,11 @@ public final class ChatRooms {
             return;
         }
         membership(from).put(room, name);
-        List<List<String>> members = new ArrayList<>(1);
-        rooms.compute(room, (key, existing) -> {
-            Room joined = existing == null ? new Room(key) : existing;
-            members.add(joined.add(from, name));
-            return joined;
-        });
-        answer.succeed(Map.of("room", room, "name", name, "members", members.get(0)));
+        List<String> members = null;
+        while (members == null) { // a room being dropped by its last member's leave refuses, and is made anew
+            members = rooms.computeIfAbsent(room, Room::new).add(from, name);
+        }
+        answer.succeed(Map.of("room", room, "name", name, "members", members));
     }
     // end::join[]
 
@@ -132,8 +131,10 @@ public final class ChatRooms {
     }
 
     private void leaveRoom(ServerSession session, String room, String why) {
-        // compute: a room is dropped when its last member leaves, never while someone joins it
-        rooms.computeIfPresent(room, (key, found) -> found.remove(session, why) ? null : found);
+        Room found = rooms.get(room);
+        if (found != null && found.remove(session, why)) {
+            rooms.remove(room, found); // it was the last member; the room now refuses joins
+        }
     }
 
     private List<Map<String, Object>> roomList() {
@@ -167,8 +168,8 @@ public final class ChatRooms {
     }
     // end::listener[]
 
-    private static Membership membership(ServerSession session) {
-        synchronized (session) {
+    private Membership membership(ServerSession session) {
+        synchronized (membershipLock) {
             if (session.getAttribute(MEMBERSHIP) instanceof Membership existing) {
                 return existing;
             }
@@ -178,10 +179,15 @@ public final class ChatRooms {
         }
     }
 
-    /** One room: its members by session, and the publishing of notices in the order the changes happened. */
+    /**
+     * One room: its members by session, and the publishing of notices in the order the changes happened (under the
+     * room's lock, so that every member list published is newer than the one before). A room whose last member
+     * left is closed: it is being dropped from the map and refuses joins, which then go to a new room.
+     */
     private final class Room {
         private final String name;
         private final Map<String, String> members = new LinkedHashMap<>();
+        private boolean closed;
 
         Room(String name) {
             this.name = name;
@@ -191,8 +197,12 @@ public final class ChatRooms {
             return List.copyOf(members.values());
         }
 
-        /** Adds the session under {@code user}; tells the room; returns the member list that includes it. */
+        /** Adds the session under {@code user}; tells the room; returns the member list, or null if closed. */
         synchronized List<String> add(ServerSession session, String user) {
+            if (closed) {
+                rooms.remove(name, this);
+                return null;
+            }
             String previous = members.put(session.getId(), user);
             List<String> names = List.copyOf(members.values());
             if (!user.equals(previous)) {
@@ -217,7 +227,8 @@ public final class ChatRooms {
                 notice("leave", user, why);
                 publishMembers(List.copyOf(members.values()));
             }
-            return members.isEmpty();
+            closed = members.isEmpty();
+            return closed;
         }
 
         private void notice(String type, String user, String why) {
