@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * under that attribute for the application to use, and closes it when the servlet is destroyed.
  *
  * <p>The container calls {@link #service} on its threads; it never blocks: reads and writes are non-blocking and a
- * held {@code /meta/connect} keeps no thread. The Servlet API gives no control over the connection's idle timeout:
- * keep {@link ServerOptions#timeout()} below the connector's idle timeout (see the module README).
+ * held {@code /meta/connect} keeps no thread. The Servlet API gives no control over the connection's idle timeout;
+ * Jetty ignores it while a request is suspended, other containers may not: there, keep {@link ServerOptions#timeout()}
+ * below their connection timeout (see the module README).
  */
 public final class LongPollingServlet extends HttpServlet {
     /** The servlet context attribute that holds the {@link BayeuxServer}: the interface's class name. */
