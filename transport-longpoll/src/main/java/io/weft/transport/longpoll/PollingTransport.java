@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -107,7 +108,13 @@ final class PollingTransport {
             @Override
             public void failed(Throwable failure) {
                 LOG.debug("request body not read: {}", failure.toString());
-                exchange.abort(failure);
+                if (failure instanceof TimeoutException) {
+                    // The client is there but too slow: it can still be told.
+                    exchange.addHeader("Connection", "close");
+                    reject(exchange, 408, "request body not received within the idle timeout");
+                } else {
+                    exchange.abort(failure);
+                }
             }
         }));
     }

@@ -130,6 +130,22 @@ class BadInputTest {
         body.fail(new Exception("test over"));
     }
 
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void bodyThatStopsArrivingGets408(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.builder().maxMessageSize(LIMIT).build(), 500);
+        bystander = null;
+        log = WarningLog.install();
+        AsyncRequestContent body = new AsyncRequestContent("application/json");
+        body.write(ByteBuffer.wrap("[{\"channel\":".getBytes()), Callback.NOOP);
+        Browser browser = new Browser(http, server.uri());
+        Request request = browser.prepare(http.newRequest(server.uri()).method(HttpMethod.POST).body(body)
+                .headers(h -> h.put(HttpHeader.CONTENT_LENGTH, 100L)));
+
+        assertEquals(408, status(request));
+        body.fail(new Exception("test over"));
+    }
+
     /** The status of a response whose request body may never finish. */
     private static int status(Request request) throws Exception {
         CompletableFuture<Integer> status = new CompletableFuture<>();
