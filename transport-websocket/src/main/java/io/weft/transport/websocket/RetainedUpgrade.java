@@ -23,7 +23,7 @@ import org.eclipse.jetty.websocket.core.CoreSession;
  * <p>Why: Jetty's native API keeps the upgrade request and response for {@code Session.getUpgradeRequest()} and
  * {@code getUpgradeResponse()}. In Jetty 12.1 its copy of the response headers is a live view of the HTTP response,
  * which keeps the whole HTTP/1.1 connection the socket was upgraded from (parser, generator, channel state, request,
- * response and their headers) reachable as long as the socket is open: about 4.5 KB per idle socket, measured in
+ * response and their headers) reachable as long as the socket is open: about 4.3 KB per idle socket, measured in
  * docs/benchmarks/websocket-idle-memory.md. Weft never hands the Jetty session to anyone, and nothing in Jetty's
  * WebSocket session needs the headers after the upgrade, so these views replace Jetty's copies. Headers, cookies and
  * query parameters read empty.

@@ -158,7 +158,12 @@ public final class IdleMemoryBenchmark {
         }
 
         static Child start(String name, List<String> command) throws IOException {
-            return new Child(name, new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+            List<String> full = new ArrayList<>(command);
+            String logging = System.getProperty("logback.configurationFile");
+            if (logging != null) {
+                full.add(1, "-Dlogback.configurationFile=" + logging);
+            }
+            return new Child(name, new ProcessBuilder(full).redirectError(ProcessBuilder.Redirect.INHERIT).start());
         }
 
         long pid() {
