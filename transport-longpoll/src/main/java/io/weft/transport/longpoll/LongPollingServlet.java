@@ -115,9 +115,9 @@ public final class LongPollingServlet extends HttpServlet {
             return;
         }
         AsyncContext async = request.startAsync();
-        // Set here, on the container's thread, as some containers require; the Servlet API has no control over the
-        // connection's idle timeout, only over this one.
-        async.setTimeout(transport.maxExchangeMillis());
+        // No async timeout (some containers default to 30 s): the engine answers every request it holds within its
+        // own timeout, and a body that stops arriving is ended by the connector's idle timeout (answered 408).
+        async.setTimeout(0);
         transport.handle(new ServletExchange(request, response, async, watcher(request)));
     }
 }

@@ -203,7 +203,7 @@ final class PollingTransport {
     }
 
     /** The longest an exchange waits for the engine: the hold, plus a grace for the engine's timer to fire. */
-    long maxExchangeMillis() {
+    private long maxExchangeMillis() {
         return options.timeout() + IDLE_GRACE_MILLIS;
     }
 

@@ -35,12 +35,14 @@ final class ServletExchange implements HttpExchange {
     private final AsyncContext async;
     private final AtomicBoolean ended = new AtomicBoolean();
     private final Supplier<Runnable> watcher;
+    private volatile Reader reader;
+    private volatile Consumer<Throwable> gone;
     private Runnable stopWatching;
     private boolean watchEnded;
 
     /**
      * @param watcher starts watching the connection for a client that closes it, returning how to stop; null when
-     *     the container offers no way (see {@link ParkedConnectionWatch#currentConnection()})
+     *     the container offers no way (see {@link ParkedConnectionWatch#watcher(Object)})
      */
     ServletExchange(HttpServletRequest request, HttpServletResponse response, AsyncContext async,
             Supplier<Runnable> watcher) {
@@ -48,6 +50,7 @@ final class ServletExchange implements HttpExchange {
         this.response = response;
         this.async = async;
         this.watcher = watcher;
+        async.addListener(new Failures());
     }
 
     @Override
@@ -92,7 +95,9 @@ final class ServletExchange implements HttpExchange {
     public void readBody(BodySink sink) {
         try {
             ServletInputStream in = request.getInputStream();
-            in.setReadListener(new Reader(in, sink, contentLength()));
+            Reader body = new Reader(in, sink, contentLength());
+            reader = body;
+            in.setReadListener(body);
         } catch (IOException | RuntimeException x) {
             sink.onFailure(x);
         }
@@ -100,28 +105,46 @@ final class ServletExchange implements HttpExchange {
 
     @Override
     public void onClientGone(Consumer<Throwable> gone) {
-        async.addListener(new AsyncListener() {
-            @Override
-            public void onError(AsyncEvent event) {
-                gone.accept(event.getThrowable());
-            }
-
-            @Override
-            public void onTimeout(AsyncEvent event) {
-                gone.accept(new TimeoutException("async timeout"));
-            }
-
-            @Override
-            public void onComplete(AsyncEvent event) {
-            }
-
-            @Override
-            public void onStartAsync(AsyncEvent event) {
-            }
-        });
+        this.gone = gone;
     }
 
-    /** The async timeout was set when the request started (see {@code LongPollingServlet}); this only watches. */
+    /**
+     * The container's failures (and timeouts, though the servlet sets none): while the body is read they go to the
+     * reader (a timeout is then answered 408 by the transport), later to the "client gone" listener.
+     */
+    private final class Failures implements AsyncListener {
+        @Override
+        public void onError(AsyncEvent event) {
+            failed(event.getThrowable());
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            failed(new TimeoutException("async timeout"));
+        }
+
+        private void failed(Throwable failure) {
+            Consumer<Throwable> listener = gone;
+            Reader body = reader;
+            if (listener != null) {
+                listener.accept(failure);
+            } else if (body != null && body.fail(failure)) {
+                return;
+            } else {
+                abort(failure);
+            }
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+        }
+    }
+
+    /** The Servlet API has no control over the connection's idle timeout (see the README): this only watches. */
     @Override
     public void parked(long millis) {
         if (watcher == null) {
@@ -189,7 +212,10 @@ final class ServletExchange implements HttpExchange {
         }
     }
 
-    /** Reads while the container has bytes ready; the buffer is dropped as soon as reading stops. */
+    /**
+     * Reads while the container has bytes ready; the buffer is dropped as soon as reading stops. The container calls
+     * it on its threads, one at a time; {@link #fail} may come from another.
+     */
     private static final class Reader implements ReadListener {
         private final ServletInputStream in;
         private final BodySink sink;
@@ -202,7 +228,7 @@ final class ServletExchange implements HttpExchange {
         }
 
         @Override
-        public void onDataAvailable() throws IOException {
+        public synchronized void onDataAvailable() throws IOException {
             while (buffer != null && in.isReady()) {
                 int read = in.read(buffer);
                 if (read < 0) {
@@ -215,7 +241,7 @@ final class ServletExchange implements HttpExchange {
         }
 
         @Override
-        public void onAllDataRead() {
+        public synchronized void onAllDataRead() {
             if (buffer != null) {
                 buffer = null;
                 sink.onEnd();
@@ -224,10 +250,17 @@ final class ServletExchange implements HttpExchange {
 
         @Override
         public void onError(Throwable failure) {
-            if (buffer != null) {
-                buffer = null;
-                sink.onFailure(failure);
+            fail(failure);
+        }
+
+        /** Ends reading with a failure; false if reading had already ended. */
+        synchronized boolean fail(Throwable failure) {
+            if (buffer == null) {
+                return false;
             }
+            buffer = null;
+            sink.onFailure(failure);
+            return true;
         }
     }
 
