@@ -99,12 +99,22 @@ public final class JsonCodec implements Codec {
         } else if (first == null) {
             throw new MessageDecodeException("empty body: expected a JSON array of Bayeux messages");
         } else {
-            throw new MessageDecodeException("expected a JSON array or object of Bayeux messages, found " + first.asString());
+            throw new MessageDecodeException("expected a JSON array or object of Bayeux messages, found " + describe(first));
         }
         if (parser.nextToken() != null) {
             throw new MessageDecodeException("not valid JSON: content after the end of the batch");
         }
         return batch;
+    }
+
+    private static String describe(JsonToken token) {
+        return switch (token) {
+            case VALUE_STRING -> "a string";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            case VALUE_NULL -> "null";
+            default -> token.name();
+        };
     }
 
     private MessageImpl readMessage(JsonParser parser, JsonToken token) throws IOException {

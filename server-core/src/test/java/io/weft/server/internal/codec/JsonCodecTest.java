@@ -56,6 +56,12 @@ class JsonCodecTest {
     }
 
     @Test
+    void theReasonNamesWhatWasFound() {
+        MessageDecodeException x = assertThrows(MessageDecodeException.class, () -> codec.decode("\"just a string\""));
+        assertTrue(x.getMessage().endsWith("found a string"), x.getMessage());
+    }
+
+    @Test
     void malformedElementsAreMarkedAndTheRestDecoded() throws Exception {
         List<Message.Mutable> batch = codec.decode("[42, {\"channel\":5,\"id\":\"7\"}, {\"channel\":\"/a\",\"ext\":\"x\"},"
                 + "{\"channel\":\"/a\",\"id\":{\"no\":1}}, {\"channel\":\"/ok\"}]");
