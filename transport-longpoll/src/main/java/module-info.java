@@ -1,6 +1,7 @@
 /**
  * Weft's HTTP polling transports ({@code long-polling}, {@code callback-polling}): a Jetty 12 core handler and an
- * asynchronous Servlet over one implementation. Only the two adapters are exported.
+ * asynchronous Servlet over one implementation, and the connector settings they recommend. Only this package is
+ * exported, and in it only LongPollingHandler, LongPollingServlet and LongPollingConnectors are public.
  */
 module io.weft.transport.longpoll {
     requires transitive io.weft.server;
