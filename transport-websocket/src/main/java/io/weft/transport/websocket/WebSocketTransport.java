@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.util.Callback;
@@ -22,6 +25,8 @@ import org.eclipse.jetty.websocket.core.server.ServerUpgradeResponse;
 import org.eclipse.jetty.websocket.core.server.WebSocketMappings;
 import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Bayeux {@code websocket} connection type on Jetty 12, mounted embedded with Jetty's core
@@ -57,6 +62,7 @@ public final class WebSocketTransport {
     private final Engine engine;
     private final ServerOptions options;
     private final BrowserCookies cookies;
+    private static final Logger LOG = LoggerFactory.getLogger(WebSocketTransport.class);
     private final Duration idleTimeout;
 
     private WebSocketTransport(BayeuxServer server) {
@@ -110,6 +116,14 @@ public final class WebSocketTransport {
 
     /** The endpoint for one upgrade request; runs on the thread handling the request, before the 101 is sent. */
     private WebSocketEndpoint create(ServerUpgradeRequest request, ServerUpgradeResponse response, Callback callback) {
+        String origin = request.getHeaders().get(HttpHeader.ORIGIN);
+        if (origin != null && !origin.equalsIgnoreCase(serverOrigin(request)) && !options.isOriginAllowed(origin)) {
+            // A page from another site must not open sockets with this browser's cookie (cross-site WebSocket
+            // hijacking): the same rule as CORS for long-polling.
+            LOG.debug("refusing a WebSocket upgrade from origin {}", origin);
+            Response.writeError(request, response, callback, HttpStatus.FORBIDDEN_403, "origin not allowed: " + origin);
+            return null;
+        }
         if (!options.webSocketDeflate()) {
             response.setExtensions(withoutDeflate(response.getExtensions()));
         }
@@ -144,6 +158,14 @@ public final class WebSocketTransport {
             setCookieHeader.accept(cookies.setCookieHeader(cookies.newValue()));
         }
         return new WebSocketEndpoint(this, browserId);
+    }
+
+    /** This server's own origin as a browser names it in {@code Origin}: {@code http://host[:port]}. */
+    private static String serverOrigin(Request request) {
+        String scheme = request.isSecure() ? "https" : "http";
+        int port = Request.getServerPort(request);
+        boolean defaultPort = port <= 0 || (!request.isSecure() && port == 80) || (request.isSecure() && port == 443);
+        return scheme + "://" + Request.getServerName(request) + (defaultPort ? "" : ":" + port);
     }
 
     /** The negotiated extensions minus permessage-deflate. */

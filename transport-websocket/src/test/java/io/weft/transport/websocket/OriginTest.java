@@ -1,0 +1,88 @@
+package io.weft.transport.websocket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.server.api.ServerOptions;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.api.exceptions.UpgradeException;
+import org.eclipse.jetty.websocket.client.ClientUpgradeRequest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A page from another site cannot open a socket with the browser's cookie (cross-site WebSocket hijacking): the
+ * upgrade follows {@code allowedOrigins}, as CORS does for long-polling. Clients that send no Origin (programs, not
+ * browsers) are not affected.
+ */
+@Timeout(30)
+public class OriginTest {
+    private static Clients clients;
+    private EmbeddedServer server;
+
+    @BeforeAll
+    static void startClients() throws Exception {
+        clients = new Clients();
+    }
+
+    @AfterAll
+    static void stopClients() throws Exception {
+        clients.close();
+    }
+
+    @AfterEach
+    void stopServer() throws Exception {
+        server.close();
+    }
+
+    private Session open(String origin) throws Exception {
+        ClientUpgradeRequest request = new ClientUpgradeRequest();
+        if (origin != null) {
+            request.setHeader("Origin", origin);
+        }
+        return clients.webSocket().connect(new Quiet(), server.wsUri(), request).get(5, TimeUnit.SECONDS);
+    }
+
+    /** An endpoint that only reads; public, as Jetty's native API requires of endpoint classes. */
+    public static final class Quiet extends Session.Listener.AbstractAutoDemanding {
+        @Override
+        public void onWebSocketError(Throwable cause) {
+            // A refused upgrade is what some of these tests expect; the connect future reports it.
+        }
+    }
+
+    private static int refusedWith(Throwable failure) {
+        Throwable cause = failure instanceof ExecutionException ? failure.getCause() : failure;
+        assertTrue(cause instanceof UpgradeException, String.valueOf(cause));
+        return ((UpgradeException) cause).getResponseStatusCode();
+    }
+
+    @Test
+    void aForeignOriginIsRefusedByDefault() throws Exception {
+        server = EmbeddedServer.start();
+        ExecutionException x = assertThrows(ExecutionException.class, () -> open("https://evil.example"));
+        assertEquals(403, refusedWith(x));
+    }
+
+    @Test
+    void theServersOwnOriginAndNoOriginAreAccepted() throws Exception {
+        server = EmbeddedServer.start();
+        open("http://127.0.0.1:" + server.port()).close(1000, null, Callback.NOOP);
+        open(null).close(1000, null, Callback.NOOP);
+    }
+
+    @Test
+    void anAllowedOriginIsAccepted() throws Exception {
+        server = EmbeddedServer.start(ServerOptions.builder().allowedOrigins(List.of("https://app.example")).build());
+        open("https://app.example").close(1000, null, Callback.NOOP);
+        assertEquals(403, refusedWith(assertThrows(ExecutionException.class, () -> open("https://other.example"))));
+    }
+}
