@@ -58,6 +58,9 @@ class QueueOverflowTest {
             publisher.publish("/q", String.valueOf(i));
         }
         assertNull(server.getSession(slow.clientId()));
+        Map<String, Object> told = slow.connectNow().get(0);
+        assertEquals("408::queue_full", told.get("error"), "the client, between polls, is told why once");
+        assertEquals("none", ((Map<?, ?>) told.get("advice")).get("reconnect"));
         assertEquals("402::session_unknown", slow.connectNow().get(0).get("error"));
         assertEquals(true, publisher.publish("/q", "9").get(0).get("successful"), "the publisher is unaffected");
     }

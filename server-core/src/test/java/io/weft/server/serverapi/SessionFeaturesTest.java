@@ -101,6 +101,24 @@ class SessionFeaturesTest {
     }
 
     @Test
+    void aClientBetweenPollsLearnsOfAServerDisconnectOnItsNextRequest() {
+        PollingClient client = connected("a");
+        server.getSession(client.clientId()).disconnect();
+        Map<String, Object> reply = client.connectNow().get(0);
+        assertEquals("402::session_unknown", reply.get("error"));
+        assertEquals("none", ((Map<?, ?>) reply.get("advice")).get("reconnect"), "not: handshake again");
+        assertEquals("handshake", ((Map<?, ?>) client.connectNow().get(0).get("advice")).get("reconnect"));
+    }
+
+    @Test
+    void aServerDisconnectIsForgottenAfterMaxInterval() {
+        PollingClient client = connected("a");
+        server.getSession(client.clientId()).disconnect();
+        scheduler.advance(10_000);
+        assertEquals("handshake", ((Map<?, ?>) client.connectNow().get(0).get("advice")).get("reconnect"));
+    }
+
+    @Test
     void serverSideDisconnectTellsAHeldPoll() {
         PollingClient client = connected("a");
         CompletableFuture<String> held = client.connect();

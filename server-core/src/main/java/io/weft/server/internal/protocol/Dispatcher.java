@@ -2,6 +2,8 @@ package io.weft.server.internal.protocol;
 
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.ChannelId;
+import io.weft.server.api.EndReason;
+import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.internal.ExtensionChain;
 import io.weft.server.internal.codec.MessageImpl;
@@ -47,7 +49,7 @@ final class Dispatcher {
         SessionImpl session = isHandshake ? null
                 : sessions.lookup(message.getClientId(), run.connection().browserId());
         if (!isHandshake && session == null) {
-            run.reply(Replies.error(message, BayeuxError.SESSION_UNKNOWN));
+            run.reply(unknownSession(message));
             done.succeed(null);
             return;
         }
@@ -68,6 +70,21 @@ final class Dispatcher {
             };
             handler.handle(run, message, session, done);
         });
+    }
+
+    /**
+     * The reply for a clientId without a live session: handshake again, unless the server ended that session on
+     * purpose (a disconnect, a slow consumer) and the client has not heard of it: then reconnect none.
+     */
+    private MessageImpl unknownSession(MessageImpl message) {
+        EndReason ended = sessions.takeEndedByServer(message.getClientId());
+        if (ended == null) {
+            return Replies.error(message, BayeuxError.SESSION_UNKNOWN);
+        }
+        MessageImpl reply = Replies.error(message,
+                ended == EndReason.QUEUE_FULL ? BayeuxError.QUEUE_FULL : BayeuxError.SESSION_UNKNOWN);
+        reply.put(Message.ADVICE, Replies.advice(Replies.NONE, 0));
+        return reply;
     }
 
     private static BayeuxError validate(MessageImpl message) {

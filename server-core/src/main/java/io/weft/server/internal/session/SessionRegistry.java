@@ -30,6 +30,8 @@ public final class SessionRegistry {
     private final SecureRandom random = new SecureRandom();
     private final ConcurrentHashMap<String, SessionImpl> sessions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Integer> browserSlots = new ConcurrentHashMap<>();
+    /** Sessions the server ended, remembered for maxInterval so that a client caught between polls is told. */
+    private final ConcurrentHashMap<String, EndReason> endedByServer = new ConcurrentHashMap<>();
     private volatile SessionHooks hooks;
 
     public SessionRegistry(ServerOptions options, Scheduler scheduler) {
@@ -106,6 +108,14 @@ public final class SessionRegistry {
         return session;
     }
 
+    /**
+     * Why the server ended the session {@code clientId} (disconnected it, or its queue overflowed), if it did so
+     * within the last maxInterval and its client has not been told since; each ending is told once.
+     */
+    public EndReason takeEndedByServer(String clientId) {
+        return clientId == null ? null : endedByServer.remove(clientId);
+    }
+
     public Collection<SessionImpl> sessions() {
         return sessions.values();
     }
@@ -151,6 +161,11 @@ public final class SessionRegistry {
         }
         session.released(ended);
         tellClient(ended, reason);
+        if (reason == EndReason.SERVER_DISCONNECT || reason == EndReason.QUEUE_FULL) {
+            String id = session.getId();
+            endedByServer.put(id, reason);
+            scheduler.schedule(() -> endedByServer.remove(id), session.getMaxInterval());
+        }
         LOG.debug("{} ended: {}", session, reason);
         hooks.ended(session, reason, ended.subscriptions());
     }
