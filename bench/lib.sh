@@ -6,6 +6,8 @@
 #   BENCH_SKIP_BUILD  1: use what bench/*/target already holds
 #   SERVER_CPU / CLIENT_CPU   cores to pin the server and the client to with taskset [1 / 0]; "" = no pinning
 #   SERVER_HEAP / CLIENT_HEAP JVM heap flags [-Xms1g -Xmx1g / -Xms2g -Xmx2g]
+#   WEFT_CP_PREPEND   classes put before the Weft jars on the Weft server's classpath (A/B runs of a change)
+#   WEFT_OPTS         extra JVM flags for the Weft server (e.g. -Dbench.jettyDefaults=true: Jetty's connector defaults)
 
 set -euo pipefail
 
@@ -18,6 +20,9 @@ SERVER_CPU="${SERVER_CPU-1}"
 CLIENT_CPU="${CLIENT_CPU-0}"
 SERVER_HEAP="${SERVER_HEAP:--Xms1g -Xmx1g}"
 CLIENT_HEAP="${CLIENT_HEAP:--Xms2g -Xmx2g}"
+# Idle memory runs let the heap shrink after the full GC that measures it (same flags for Weft and CometD), so that
+# RSS shows what the sessions keep, not the young generation the connection storm touched.
+IDLE_HEAP="${IDLE_HEAP:--Xms32m -Xmx1g -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30}"
 JVM_COMMON="-XX:+UseG1GC -Djava.awt.headless=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn"
 # Four loopback addresses: client i talks to ADDRS[i % 4], so ephemeral ports last four times longer.
 ADDRS=(127.0.0.1 127.0.0.2 127.0.0.3 127.0.0.4)
@@ -79,7 +84,7 @@ start_server() {
     local kind=$1 port=$2 logf="$BUILD/server-$1.log"
     local cmd
     case "$kind" in
-        weft)   cmd=(java $SERVER_HEAP $JVM_COMMON -cp "$(driver_cp)" io.weft.bench.BenchServer "$port") ;;
+        weft)   cmd=(java $SERVER_HEAP $JVM_COMMON ${WEFT_OPTS:-} -cp "${WEFT_CP_PREPEND:+$WEFT_CP_PREPEND:}$(driver_cp)" io.weft.bench.BenchServer "$port") ;;
         cometd) cmd=(java $SERVER_HEAP $JVM_COMMON -cp "$(cometd_cp)" io.weft.bench.peer.CometDPeerServer "$port") ;;
         faye)   cmd=(node --expose-gc "$BENCH_DIR/faye-server/server.js" "$port" "$BUILD/faye/node_modules") ;;
         *) echo "unknown server $kind" >&2; return 1 ;;
@@ -148,7 +153,7 @@ load_avg() { cut -d' ' -f1 /proc/loadavg; }
 idle_memory() {
     local server=$1 transport=$2 n=$3 csv=$4 port heap0 heap1 rss0 rss1 pid fifo dpid
     port=$(free_port)
-    start_server "$server" "$port"
+    SERVER_HEAP="$IDLE_HEAP" start_server "$server" "$port"
     pid=$(server_main_pid)
     driver 120 idle --transport="$transport" --urls="$(urls "$port")" --clients=100 --hold-s=1 >/dev/null 2>&1 || true
     sleep 2

@@ -7,6 +7,7 @@ import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.api.Service;
+import io.weft.transport.longpoll.LongPollingConnectors;
 import io.weft.transport.longpoll.LongPollingHandler;
 import io.weft.transport.websocket.WebSocketTransport;
 import java.lang.management.ManagementFactory;
@@ -25,6 +26,8 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
@@ -54,6 +57,7 @@ import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
  */
 public final class BenchServer {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final boolean JETTY_DEFAULTS = Boolean.getBoolean("bench.jettyDefaults");
 
     private final BayeuxServer bayeux;
     private final ScheduledExecutorService emitter = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -190,7 +194,10 @@ public final class BenchServer {
         QueuedThreadPool threads = new QueuedThreadPool(maxThreads);
         threads.setName("weft-bench");
         Server jetty = new Server(threads);
-        ServerConnector connector = new ServerConnector(jetty);
+        // Weft's recommended connector settings for parked long-polls (no per-connection header field cache, 4 KB
+        // request buffers); -Dbench.jettyDefaults=true measures Jetty's defaults instead.
+        HttpConfiguration http = JETTY_DEFAULTS ? new HttpConfiguration() : LongPollingConnectors.httpConfiguration();
+        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
         connector.setHost("0.0.0.0");
         connector.setPort(port);
         connector.setAcceptQueueSize(4096);
@@ -209,6 +216,7 @@ public final class BenchServer {
                 return true;
             }
         }, "/stats");
+        stats.setAllowNullPathInContext(true);
         jetty.setHandler(new Handler.Sequence(upgrades, stats));
         jetty.setStopAtShutdown(true);
         jetty.start();

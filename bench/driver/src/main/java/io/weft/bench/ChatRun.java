@@ -63,12 +63,17 @@ final class ChatRun {
             }
             Thread.sleep(500);
             SplittableRandom random = new SplittableRandom(42);
-            for (String rateText : rates) {
+            long prewarmMs = args.getLong("prewarm-ms", 10_000);
+            for (int step = prewarmMs > 0 ? -1 : 0; step < rates.length; step++) {
+                // Step -1 warms the JITs of client and server at the first rate; it is not recorded.
+                boolean record = step >= 0;
+                String rateText = rates[Math.max(0, step)];
                 double offered = Double.parseDouble(rateText);
+                long warmup = record ? warmupMs : prewarmMs;
                 double publishRate = offered / perRoom;
                 long burstPeriodNanos = (long) (1e9 * burst / publishRate);
                 long start = System.nanoTime();
-                windowStart = start + TimeUnit.MILLISECONDS.toNanos(warmupMs);
+                windowStart = start + TimeUnit.MILLISECONDS.toNanos(warmup);
                 windowEnd = windowStart + TimeUnit.MILLISECONDS.toNanos(measureMs);
                 windowReceived.reset();
                 latency.reset();
@@ -118,6 +123,11 @@ final class ChatRun {
                         server, transport, clientCount, rooms, size, offered, publishRate, delivered, expected,
                         received, lostPct, h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
                         p99, h.getMaxValue() / 1000.0, Args.loadAverage(), label);
+                if (!record) {
+                    System.err.println("prewarm: " + row);
+                    Thread.sleep(1000);
+                    continue;
+                }
                 Args.appendCsv(csv, HEADER, row);
                 System.out.println(row);
                 System.out.flush();

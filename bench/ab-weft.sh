@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# A/B of a change to Weft, alternated within one run: the Weft server with classes A, then B, then A, then B, ...
+# (each a classpath entry put before the installed Weft jars; "" = the installed jars), on the chat load of
+# experiment 5 (1,000 clients, 100 rooms, 50 B) over the given transport, up to the knee.
+#   bench/ab-weft.sh TRANSPORT ROUNDS A_CLASSES B_CLASSES
+# e.g. bench/ab-weft.sh long-polling 2 "" /path/to/server-core/target/classes
+# Writes docs/benchmarks/ab-weft.csv (label a-roundN / b-roundN).
+source "$(dirname "$0")/lib.sh"
+TRANSPORT=${1:-long-polling}; ROUNDS=${2:-2}; A=${3:-}; B=${4:-}
+bench_deadline $(( ROUNDS * 2 * 240 + 120 ))
+bench_build
+CSV="$OUT/ab-weft.csv"; rm -f "$CSV"
+for round in $(seq 1 "$ROUNDS"); do
+    for variant in a b; do
+        classes=$A; [[ $variant == b ]] && classes=$B
+        port=$(free_port)
+        WEFT_CP_PREPEND="$classes" start_server weft "$port"
+        driver 600 chat --server=weft --transport="$TRANSPORT" --urls="$(urls "$port")" --clients=1000 --rooms=100 \
+            --size=50 --rates=2500,5000,10000,20000,40000,80000,160000 --warmup-ms=3000 --measure-ms=5000 \
+            --csv="$CSV" --label="$variant-round$round" || log "ab $variant failed"
+        stop_server
+    done
+done
+log "done: $CSV"
