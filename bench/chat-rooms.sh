@@ -14,7 +14,7 @@ for transport in websocket long-polling; do
         for rooms in 100 1000; do
             port=$(free_port)
             start_server weft "$port"
-            driver 600 chat --server=weft --transport="$transport" --urls="$(urls "$port")" --clients="$users" \
+            driver 600 chat --server-pid="$SERVER_PID" --server=weft --transport="$transport" --urls="$(urls "$port")" --clients="$users" \
                 --rooms="$rooms" --size=50 --rates=2000,5000,10000,20000,40000,80000,160000 \
                 --warmup-ms=3000 --measure-ms=5000 --csv="$CSV" --label="${users}u/${rooms}r" \
                 || log "chat $transport $users/$rooms failed"

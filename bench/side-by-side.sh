@@ -15,7 +15,7 @@ for round in $(seq 1 "$ROUNDS"); do
         for server in weft cometd faye; do
             port=$(free_port)
             start_server "$server" "$port"
-            driver 600 chat --server="$server" --transport="$transport" --urls="$(urls "$port")" --clients=1000 \
+            driver 600 chat --server-pid="$SERVER_PID" --server="$server" --transport="$transport" --urls="$(urls "$port")" --clients=1000 \
                 --rooms=100 --size=50 --rates=2500,5000,10000,20000,40000,80000,160000 --warmup-ms=3000 \
                 --measure-ms=5000 --csv="$CSV" --label="round$round" || log "chat $server $transport failed"
             stop_server

@@ -17,7 +17,7 @@ for point in "${POINTS[@]}"; do
     for transport in websocket long-polling; do   # alternated within each point
         port=$(free_port)
         start_server weft "$port"
-        driver 600 chat --server=weft --transport="$transport" --urls="$(urls "$port")" --clients="$clients" \
+        driver 600 chat --server-pid="$SERVER_PID" --server=weft --transport="$transport" --urls="$(urls "$port")" --clients="$clients" \
             --rooms=100 --size="$size" --rates=1000,2000,5000,10000,20000,40000,80000,160000 \
             --warmup-ms=3000 --measure-ms=5000 --csv="$CSV" --label="${clients}c/${size}B" \
             || log "ws-vs-lp $transport $clients/$size failed"

@@ -23,7 +23,8 @@ import org.HdrHistogram.Recorder;
  */
 final class ChatRun {
     private static final String HEADER = "server,transport,clients,rooms,size,offered_per_s,publish_per_s,"
-            + "delivered_per_s,expected,received,lost_pct,p50_ms,p90_ms,p99_ms,max_ms,load_avg,label";
+            + "delivered_per_s,expected,received,lost_pct,p50_ms,p90_ms,p99_ms,max_ms,load_avg,label,server_cpu_pct,"
+            + "server_cpu_us_per_msg";
 
     private final Recorder latency = new Recorder(TimeUnit.SECONDS.toMicros(60), 3);
     private final LongAdder arrivals = new LongAdder();
@@ -49,6 +50,7 @@ final class ChatRun {
         Path csv = Path.of(args.get("csv", "chat.csv"));
         String label = args.get("label", "");
         int burst = args.getInt("burst", 10);
+        long serverPid = args.getLong("server-pid", -1);
 
         int perRoom = Math.max(1, clientCount / rooms);
         String padding = "x".repeat(Math.max(1, size - 30)); // {"t":1234567890123456,"p":"..."} is about size bytes
@@ -79,6 +81,7 @@ final class ChatRun {
                 latency.reset();
                 long expected = 0;
                 long arrivalsAtStart = -1;
+                long cpuAtStart = -1;
                 long next = start;
                 while (next < windowEnd) {
                     long now = System.nanoTime();
@@ -88,6 +91,7 @@ final class ChatRun {
                     }
                     if (arrivalsAtStart < 0 && now >= windowStart) {
                         arrivalsAtStart = arrivals.sum();
+                        cpuAtStart = ProcessCpu.nanos(serverPid);
                     }
                     for (int b = 0; b < burst; b++) {
                         int room = random.nextInt(rooms);
@@ -104,10 +108,16 @@ final class ChatRun {
                     next += burstPeriodNanos;
                 }
                 long arrivalsAtEnd = arrivals.sum();
+                long cpuAtEnd = ProcessCpu.nanos(serverPid);
                 if (arrivalsAtStart < 0) {
                     arrivalsAtStart = arrivalsAtEnd;
                 }
-                double delivered = (arrivalsAtEnd - arrivalsAtStart) * 1e9 / (System.nanoTime() - windowStart);
+                long windowNanos = System.nanoTime() - windowStart;
+                double delivered = (arrivalsAtEnd - arrivalsAtStart) * 1e9 / windowNanos;
+                double cpuPct = cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN
+                        : 100.0 * (cpuAtEnd - cpuAtStart) / windowNanos;
+                double cpuPerMsg = cpuAtStart < 0 || cpuAtEnd < 0 || arrivalsAtEnd == arrivalsAtStart ? Double.NaN
+                        : (cpuAtEnd - cpuAtStart) / 1000.0 / (arrivalsAtEnd - arrivalsAtStart);
                 // Drain: give late messages of the window up to 5 s to arrive (they count as received, with their
                 // full latency), then a short pause before the next rate.
                 long drainUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -119,10 +129,10 @@ final class ChatRun {
                 long received = windowReceived.sum();
                 double lostPct = expected == 0 ? 0 : 100.0 * Math.max(0, expected - received) / expected;
                 double p99 = h.getValueAtPercentile(99) / 1000.0;
-                String row = String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%.0f,%.1f,%.0f,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%s",
+                String row = String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%.0f,%.1f,%.0f,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%s,%.1f,%.2f",
                         server, transport, clientCount, rooms, size, offered, publishRate, delivered, expected,
                         received, lostPct, h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
-                        p99, h.getMaxValue() / 1000.0, Args.loadAverage(), label);
+                        p99, h.getMaxValue() / 1000.0, Args.loadAverage(), label, cpuPct, cpuPerMsg);
                 if (!record) {
                     System.err.println("prewarm: " + row);
                     Thread.sleep(1000);
