@@ -2,14 +2,15 @@
 # Experiment 4, device relay (after the Cometa edge server, 2015), on Weft over websocket: N mostly idle devices,
 # 20 requesters sending 1,000 requests/s in all to random devices through the server, each device answering; round
 # trip avg/min/max/stddev/p99 as N grows, seen by the requesters and by the server (its JSON endpoint GET /stats).
-# Default: 1k, 5k, 10k devices (about 4 minutes). --full: up to 19,500 (this machine's 20,000 open-file limit per
+# Default: 1k, 5k, 10k devices (about 4 minutes). --devices=N,M,...: those sizes, rows appended. --full: up to 19,500 (this machine's 20,000 open-file limit per
 # process bounds it; see docs/benchmarks/README.md).
 # Writes docs/benchmarks/device-relay.csv and device-relay.png.
 source "$(dirname "$0")/lib.sh"
 DEVICES=(1000 5000 10000); [[ "${1:-}" == --full ]] && DEVICES=(1000 5000 10000 15000 19500)
+KEEP=0; [[ "${1:-}" == --devices=* ]] && { IFS=, read -ra DEVICES <<< "${1#--devices=}"; KEEP=1; }  # appends rows
 bench_deadline $(( ${#DEVICES[@]} * 360 + 300 ))
 bench_build
-CSV="$OUT/device-relay.csv"; rm -f "$CSV"
+CSV="$OUT/device-relay.csv"; (( KEEP )) || rm -f "$CSV"
 for devices in "${DEVICES[@]}"; do
     port=$(free_port)
     start_server weft "$port"
