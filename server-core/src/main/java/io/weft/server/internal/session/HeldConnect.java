@@ -1,12 +1,11 @@
 package io.weft.server.internal.session;
 
 import io.weft.server.internal.codec.MessageImpl;
-import io.weft.server.spi.Scheduler;
 import java.util.function.Supplier;
 
 /**
- * A {@code /meta/connect} the engine is holding: how to build its reply, the outlet that will carry it, and its
- * timeout. The reply itself is built only when the hold ends, so that thousands of idle held connects cost little.
+ * A {@code /meta/connect} the engine is holding: how to build its reply and the outlet that will carry it (its
+ * timeout is the session's timer). The reply itself is built only when the hold ends, so that thousands of idle held connects cost little.
  * Guarded by the owning session's lock.
  */
 final class HeldConnect {
@@ -16,7 +15,6 @@ final class HeldConnect {
     final boolean carriesQueue;
     /** The browser whose single held-poll slot this connect occupies, or null if it takes none. */
     final String browserSlot;
-    Scheduler.Task timeout;
 
     HeldConnect(Outlet outlet, Supplier<MessageImpl> reply, boolean carriesQueue, String browserSlot) {
         this.outlet = outlet;

@@ -36,8 +36,7 @@ final class Mailbox {
     private long dropped;
     private HeldConnect held;
     private Outlet push;
-    private Scheduler.Task expiry;
-    private long expiryGeneration;
+    private final SessionTimer timer;
     private Scheduler.Task lazyWake;
     private long lazyDue;
 
@@ -46,6 +45,7 @@ final class Mailbox {
         this.registry = registry;
         this.options = registry.options();
         this.scheduler = registry.scheduler();
+        this.timer = new SessionTimer(scheduler, this::timerFired);
     }
 
     synchronized String connectionType() {
@@ -168,7 +168,6 @@ final class Mailbox {
                 return null;
             }
             connectionType = request.connectionType();
-            cancelExpiry();
             replaced = takeHeld();
             if (replaced != null) {
                 // Free the browser's slot before this connect asks for it: it replaces, it is not another tab.
@@ -189,9 +188,8 @@ final class Mailbox {
                 }
             }
             if (hold) {
-                HeldConnect connect = new HeldConnect(request.outlet(), request.reply(), carries, slot);
-                connect.timeout = scheduler.schedule(() -> heldTimedOut(connect), request.holdMillis());
-                held = connect;
+                held = new HeldConnect(request.outlet(), request.reply(), carries, slot);
+                timer.arm(SessionTimer.Kind.HOLD, request.holdMillis());
                 outcome = ConnectOutcome.HELD;
             } else {
                 MessageImpl reply = request.reply().get();
@@ -219,19 +217,31 @@ final class Mailbox {
         return outcome;
     }
 
-    private void heldTimedOut(HeldConnect connect) {
-        List<Message> out;
+    /** The session's timer ran (scheduler thread): a held connect's timeout, or the session's expiry, may be due. */
+    private void timerFired(long generation) {
+        HeldConnect timedOut = null;
+        List<Message> out = null;
+        boolean expired = false;
         synchronized (this) {
-            if (held != connect) {
+            if (!alive) {
                 return;
             }
-            held = null;
-            out = connect.carriesQueue ? drainWith(connect.reply()) : new ArrayList<>(List.of(connect.reply()));
-            armExpiry(session.getInterval() + session.getMaxInterval());
+            SessionTimer.Kind due = timer.fired(generation);
+            if (due == SessionTimer.Kind.HOLD && held != null) {
+                timedOut = takeHeld();
+                out = timedOut.carriesQueue ? drainWith(timedOut.reply()) : new ArrayList<>(List.of(timedOut.reply()));
+                armExpiry(session.getInterval() + session.getMaxInterval());
+            } else if (due == SessionTimer.Kind.EXPIRY) {
+                expired = held == null;
+            }
         }
-        releaseSlot(connect);
-        registry.beforeConnectReply(session, out);
-        connect.outlet.deliver(out);
+        if (timedOut != null) {
+            releaseSlot(timedOut);
+            registry.beforeConnectReply(session, out);
+            timedOut.outlet.deliver(out);
+        } else if (expired) {
+            registry.remove(session, io.weft.server.api.EndReason.TIMED_OUT);
+        }
     }
 
     void detach(Outlet outlet) {
@@ -260,14 +270,10 @@ final class Mailbox {
         armExpiry(session.getInterval() + session.getMaxInterval());
     }
 
+    /** Takes the held connect, if any; the caller gives the timer its next deadline. */
     private HeldConnect takeHeld() {
         HeldConnect connect = held;
-        if (connect != null) {
-            held = null;
-            if (connect.timeout != null) {
-                connect.timeout.cancel();
-            }
-        }
+        held = null;
         return connect;
     }
 
@@ -288,29 +294,11 @@ final class Mailbox {
     }
 
     private void armExpiry(long delay) {
-        cancelExpiry();
         if (session.isLocal()) {
-            return;
+            timer.disarm();
+        } else {
+            timer.arm(SessionTimer.Kind.EXPIRY, delay);
         }
-        long generation = ++expiryGeneration;
-        expiry = scheduler.schedule(() -> expire(generation), delay);
-    }
-
-    private void cancelExpiry() {
-        if (expiry != null) {
-            expiry.cancel();
-            expiry = null;
-        }
-        expiryGeneration++;
-    }
-
-    private void expire(long generation) {
-        synchronized (this) {
-            if (!alive || generation != expiryGeneration || held != null) {
-                return;
-            }
-        }
-        registry.remove(session, io.weft.server.api.EndReason.TIMED_OUT);
     }
 
     /** Ends the mailbox; returns the held connect and pushing outlet the caller must tell, or null if already ended. */
@@ -319,7 +307,7 @@ final class Mailbox {
             return null;
         }
         alive = false;
-        cancelExpiry();
+        timer.stop();
         cancelLazyWake();
         Ended ended = new Ended(takeHeld(), push);
         push = null;
