@@ -131,7 +131,7 @@ public final class BayeuxClient {
         if (id.isMeta() || id.isWild()) {
             throw new IllegalArgumentException("cannot publish to " + channel);
         }
-        ClientMessage message = ClientMessage.of(channel);
+        Message.Mutable message = Messages.of(channel);
         message.setData(data);
         message.setId(session.nextId());
         session.enqueue(new Wire.Outgoing(message, userHandler(promise)));
@@ -174,7 +174,7 @@ public final class BayeuxClient {
             Wire.complete(promise, (Message) null);
             return;
         }
-        ClientMessage message = ClientMessage.of("/meta/unsubscribe");
+        Message.Mutable message = Messages.of("/meta/unsubscribe");
         message.put(Message.SUBSCRIPTION, channel);
         message.setId(session.nextId());
         session.enqueue(new Wire.Outgoing(message, userHandler(promise)));

@@ -1,5 +1,7 @@
 package io.weft.client;
 
+import io.weft.server.api.Message;
+
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -210,12 +212,12 @@ public final class BayeuxClientBuilder {
     /** Lets transports be built before the client they report to. */
     private record ForwardingReceiver(ClientTransport.Receiver[] target) implements ClientTransport.Receiver {
         @Override
-        public void onMessages(ClientTransport transport, List<ClientMessage> messages, List<ClientMessage> request) {
+        public void onMessages(ClientTransport transport, List<Message.Mutable> messages, List<Message.Mutable> request) {
             target[0].onMessages(transport, messages, request);
         }
 
         @Override
-        public void onFailure(ClientTransport transport, List<ClientMessage> batch, Throwable cause) {
+        public void onFailure(ClientTransport transport, List<Message.Mutable> batch, Throwable cause) {
             target[0].onFailure(transport, batch, cause);
         }
 

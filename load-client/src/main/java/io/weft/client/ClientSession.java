@@ -101,7 +101,7 @@ final class ClientSession {
 
     private void sendHandshake() {
         ClientTransport via;
-        ClientMessage handshake = ClientMessage.of("/meta/handshake");
+        Message.Mutable handshake = Messages.of("/meta/handshake");
         synchronized (lock) {
             if (state != State.HANDSHAKING) {
                 return;
@@ -156,7 +156,7 @@ final class ClientSession {
         state = State.CONNECTING;
         backoff = 0;
         generation++;
-        ClientMessage connect = connectMessage(true);
+        Message.Mutable connect = connectMessage(true);
         long connectGeneration = generation;
         long connectTimeout = advice.timeout() + maxNetworkDelay;
         List<Wire.Outgoing> flush = takeWaiting();
@@ -183,7 +183,7 @@ final class ClientSession {
     private List<Wire.Outgoing> resubscriptions() {
         List<Wire.Outgoing> subscribes = new ArrayList<>();
         for (String channel : subscribers.channels()) {
-            ClientMessage subscribe = subscribeMessage(channel);
+            Message.Mutable subscribe = subscribeMessage(channel);
             subscribe.setClientId(clientId);
             subscribes.add(new Wire.Outgoing(subscribe, Promise.from(
                     reply -> logRefusedResubscribe(channel, reply),
@@ -230,8 +230,8 @@ final class ClientSession {
 
     // ------------------------------------------------------------------------------------------- connect loop
 
-    private ClientMessage connectMessage(boolean first) {
-        ClientMessage connect = ClientMessage.of("/meta/connect");
+    private Message.Mutable connectMessage(boolean first) {
+        Message.Mutable connect = Messages.of("/meta/connect");
         connect.setClientId(clientId);
         connect.put(Message.CONNECTION_TYPE, transport.name());
         if (first) {
@@ -242,14 +242,14 @@ final class ClientSession {
         return connect;
     }
 
-    private void sendConnect(ClientTransport via, ClientMessage connect, long expected, long timeout) {
+    private void sendConnect(ClientTransport via, Message.Mutable connect, long expected, long timeout) {
         Promise<Message> handler = Promise.from(r -> onConnectReply(expected, r), x -> onConnectFailure(expected, x));
         wire.send(via, List.of(new Wire.Outgoing(connect, handler)), timeout);
     }
 
     private void nextConnect() {
         ClientTransport via;
-        ClientMessage connect;
+        Message.Mutable connect;
         long expected;
         long timeout;
         synchronized (lock) {
@@ -391,7 +391,7 @@ final class ClientSession {
     /** Ends the session; see {@link BayeuxClient#disconnect(Promise)}. */
     void disconnect(Promise<Message> promise) {
         ClientTransport via = null;
-        ClientMessage message = null;
+        Message.Mutable message = null;
         Runnable aftermath = null;
         synchronized (lock) {
             if (state == State.DISCONNECTED) {
@@ -409,7 +409,7 @@ final class ClientSession {
                 disconnectPromise = promise;
                 cancelTimer();
                 via = transport;
-                message = ClientMessage.of("/meta/disconnect");
+                message = Messages.of("/meta/disconnect");
                 message.setClientId(clientId);
                 message.setId(nextId());
             }
@@ -542,8 +542,8 @@ final class ClientSession {
         }
     }
 
-    ClientMessage subscribeMessage(String channel) {
-        ClientMessage message = ClientMessage.of("/meta/subscribe");
+    Message.Mutable subscribeMessage(String channel) {
+        Message.Mutable message = Messages.of("/meta/subscribe");
         message.put(Message.SUBSCRIPTION, channel);
         message.setId(nextId());
         return message;

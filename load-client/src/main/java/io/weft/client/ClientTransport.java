@@ -1,5 +1,7 @@
 package io.weft.client;
 
+import io.weft.server.api.Message;
+
 import java.util.List;
 
 /**
@@ -23,7 +25,7 @@ interface ClientTransport {
      * Sends one batch. {@code timeoutMillis} bounds the whole exchange for a non-persistent transport: a held
      * {@code /meta/connect} needs the server's timeout plus the network delay.
      */
-    void send(List<ClientMessage> batch, long timeoutMillis);
+    void send(List<Message.Mutable> batch, long timeoutMillis);
 
     /** Aborts what is in flight (each failed batch is reported) and closes any connection. The transport may be used again. */
     void close();
@@ -34,10 +36,10 @@ interface ClientTransport {
          * Messages arrived. {@code request} is the batch whose response carried them (a non-persistent transport), or
          * null for a frame pushed on a persistent connection.
          */
-        void onMessages(ClientTransport transport, List<ClientMessage> messages, List<ClientMessage> request);
+        void onMessages(ClientTransport transport, List<Message.Mutable> messages, List<Message.Mutable> request);
 
         /** {@code batch} was not sent, or its response was lost. */
-        void onFailure(ClientTransport transport, List<ClientMessage> batch, Throwable cause);
+        void onFailure(ClientTransport transport, List<Message.Mutable> batch, Throwable cause);
 
         /** A persistent connection ended: replies still expected on it will not come. */
         void onClosed(ClientTransport transport, Throwable cause);

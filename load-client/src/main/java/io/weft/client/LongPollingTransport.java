@@ -1,5 +1,7 @@
 package io.weft.client;
 
+import io.weft.server.api.Message;
+
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
@@ -48,10 +50,10 @@ final class LongPollingTransport implements ClientTransport {
     }
 
     @Override
-    public void send(List<ClientMessage> batch, long timeoutMillis) {
+    public void send(List<Message.Mutable> batch, long timeoutMillis) {
         byte[] body;
         try {
-            body = ClientCodec.encode(batch);
+            body = Messages.encode(batch);
         } catch (RuntimeException x) {
             context.receiver().onFailure(this, batch, x);
             return;
@@ -80,9 +82,9 @@ final class LongPollingTransport implements ClientTransport {
 
     private final class Exchange extends BufferingResponseListener {
         private final Request request;
-        private final List<ClientMessage> batch;
+        private final List<Message.Mutable> batch;
 
-        Exchange(Request request, List<ClientMessage> batch) {
+        Exchange(Request request, List<Message.Mutable> batch) {
             super(context.maxMessageSize());
             this.request = request;
             this.batch = batch;
@@ -110,10 +112,10 @@ final class LongPollingTransport implements ClientTransport {
                         new IOException("HTTP " + status + " " + firstLine(getContentAsString())));
                 return;
             }
-            List<ClientMessage> messages;
+            List<Message.Mutable> messages;
             try {
                 byte[] content = getContent();
-                messages = ClientCodec.decode(content, 0, content.length);
+                messages = Messages.decode(content, 0, content.length);
             } catch (IOException x) {
                 receiver.onFailure(LongPollingTransport.this, batch, x);
                 return;

@@ -18,7 +18,7 @@ final class PendingReplies {
     private final Map<String, Pending> byId = new ConcurrentHashMap<>();
 
     /** One message waiting for its reply. */
-    record Pending(ClientMessage request, ClientTransport transport, Promise<Message> handler, Batch batch) {
+    record Pending(Message.Mutable request, ClientTransport transport, Promise<Message> handler, Batch batch) {
         String id() {
             return request.getId();
         }

@@ -1,5 +1,7 @@
 package io.weft.client;
 
+import io.weft.server.api.Message;
+
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -58,10 +60,10 @@ final class WebSocketTransport implements ClientTransport {
     }
 
     @Override
-    public void send(List<ClientMessage> batch, long timeoutMillis) {
+    public void send(List<Message.Mutable> batch, long timeoutMillis) {
         String text;
         try {
-            text = ClientCodec.encodeText(batch);
+            text = Messages.encodeText(batch);
         } catch (RuntimeException x) {
             context.receiver().onFailure(this, batch, x);
             return;
@@ -120,7 +122,7 @@ final class WebSocketTransport implements ClientTransport {
         }
     }
 
-    private record Frame(List<ClientMessage> batch, String text, long timeoutMillis) {
+    private record Frame(List<Message.Mutable> batch, String text, long timeoutMillis) {
     }
 
     /** Adds the client's cookies to the upgrade request and keeps those the upgrade response sets. */
@@ -178,9 +180,9 @@ final class WebSocketTransport implements ClientTransport {
 
         @Override
         public void onWebSocketText(String text) {
-            List<ClientMessage> messages;
+            List<Message.Mutable> messages;
             try {
-                messages = ClientCodec.decode(text);
+                messages = Messages.decode(text);
             } catch (IOException x) {
                 LOG.debug("Ignoring a frame that is not a Bayeux batch from {}: {}", uri, x.getMessage());
                 return;

@@ -21,7 +21,7 @@ final class Wire implements ClientTransport.Receiver {
     private static final Logger LOG = LoggerFactory.getLogger(Wire.class);
 
     /** A message to send and where its reply goes: success with the reply (successful or not), failure without one. */
-    record Outgoing(ClientMessage message, Promise<Message> handler) {
+    record Outgoing(Message.Mutable message, Promise<Message> handler) {
     }
 
     private final BayeuxClient client;
@@ -56,11 +56,11 @@ final class Wire implements ClientTransport.Receiver {
         if (kept.isEmpty()) {
             return;
         }
-        List<ClientMessage> messages = new ArrayList<>(kept.size());
+        List<Message.Mutable> messages = new ArrayList<>(kept.size());
         List<PendingReplies.Pending> entries = new ArrayList<>(kept.size());
         PendingReplies.Batch timer = transport.isPersistent() ? new PendingReplies.Batch(kept.size()) : null;
         for (Outgoing outgoing : kept) {
-            ClientMessage message = outgoing.message();
+            Message.Mutable message = outgoing.message();
             messages.add(message);
             PendingReplies.Pending entry = new PendingReplies.Pending(message, transport, outgoing.handler(), timer);
             entries.add(entry);
@@ -94,9 +94,9 @@ final class Wire implements ClientTransport.Receiver {
     }
 
     @Override
-    public void onMessages(ClientTransport transport, List<ClientMessage> messages, List<ClientMessage> request) {
-        List<ClientMessage> accepted = new ArrayList<>(messages.size());
-        for (ClientMessage message : messages) {
+    public void onMessages(ClientTransport transport, List<Message.Mutable> messages, List<Message.Mutable> request) {
+        List<Message.Mutable> accepted = new ArrayList<>(messages.size());
+        for (Message.Mutable message : messages) {
             if (incomingExtensions(message)) {
                 accepted.add(message);
             }
@@ -108,7 +108,7 @@ final class Wire implements ClientTransport.Receiver {
                 LOG.info("Traffic listener {} failed: {}", listener, x.toString());
             }
         }
-        for (ClientMessage message : accepted) {
+        for (Message.Mutable message : accepted) {
             if (message.isMeta() || message.containsKey(Message.SUCCESSFUL)) {
                 PendingReplies.Pending entry = pending.take(message.getId());
                 if (entry != null) {
@@ -126,7 +126,7 @@ final class Wire implements ClientTransport.Receiver {
             }
         }
         if (request != null) {
-            for (ClientMessage sent : request) {
+            for (Message.Mutable sent : request) {
                 PendingReplies.Pending entry = pending.take(sent.getId());
                 if (entry != null) {
                     complete(entry.handler(), new IOException("no reply to " + sent.getChannel() + " in the response"));
@@ -136,9 +136,9 @@ final class Wire implements ClientTransport.Receiver {
     }
 
     @Override
-    public void onFailure(ClientTransport transport, List<ClientMessage> batch, Throwable cause) {
+    public void onFailure(ClientTransport transport, List<Message.Mutable> batch, Throwable cause) {
         LOG.debug("Batch lost on {}: {}", transport.name(), cause.toString());
-        for (ClientMessage message : batch) {
+        for (Message.Mutable message : batch) {
             PendingReplies.Pending entry = pending.take(message.getId());
             if (entry != null) {
                 complete(entry.handler(), cause);
@@ -160,7 +160,7 @@ final class Wire implements ClientTransport.Receiver {
         }
     }
 
-    private boolean outgoingExtensions(ClientMessage message) {
+    private boolean outgoingExtensions(Message.Mutable message) {
         for (ClientExtension extension : extensions) {
             try {
                 if (!extension.outgoing(client, message)) {
@@ -173,7 +173,7 @@ final class Wire implements ClientTransport.Receiver {
         return true;
     }
 
-    private boolean incomingExtensions(ClientMessage message) {
+    private boolean incomingExtensions(Message.Mutable message) {
         for (ClientExtension extension : extensions) {
             try {
                 if (!extension.incoming(client, message)) {

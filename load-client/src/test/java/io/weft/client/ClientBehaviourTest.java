@@ -353,7 +353,7 @@ class ClientBehaviourTest {
         }
 
         for (int i = 0; i < 5; i++) {
-            assertEquals((long) i, received.poll(10, TimeUnit.SECONDS), "in order, exactly once");
+            assertEquals(i, received.poll(10, TimeUnit.SECONDS), "in order, exactly once");
         }
         awaitTrue("an acknowledged batch", () -> receivedAcks.stream().anyMatch(sentAcks::contains));
         assertEquals(-1L, sentAcks.get(0), "nothing received yet at the first connect");

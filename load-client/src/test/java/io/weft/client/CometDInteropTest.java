@@ -184,7 +184,7 @@ class CometDInteropTest {
             await(published);
         }
         for (int i = 0; i < 5; i++) {
-            assertEquals((long) i, received.poll(10, TimeUnit.SECONDS));
+            assertEquals(i, received.poll(10, TimeUnit.SECONDS));
         }
     }
 

@@ -1,5 +1,7 @@
 package io.weft.client;
 
+import io.weft.server.api.Message;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,7 +27,7 @@ class ListenersTest {
         listeners.add("/a/b/*", recording("child"));
         listeners.add("/x", recording("other"));
 
-        listeners.dispatch(ClientMessage.of("/a/b"));
+        listeners.dispatch(Messages.of("/a/b"));
 
         assertEquals(List.of("exact", "one", "deep", "all"), calls);
     }
@@ -37,7 +39,7 @@ class ListenersTest {
         });
         listeners.add("/a", recording("second"));
 
-        listeners.dispatch(ClientMessage.of("/a"));
+        listeners.dispatch(Messages.of("/a"));
 
         assertEquals(List.of("second"), calls);
     }

@@ -1,5 +1,7 @@
 package io.weft.client;
 
+import io.weft.server.api.Message;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +17,7 @@ final class ScriptedTransport implements ClientTransport {
     private final String name;
     private final boolean persistent;
     private Context context;
-    private final BlockingQueue<List<ClientMessage>> sent = new LinkedBlockingQueue<>();
+    private final BlockingQueue<List<Message.Mutable>> sent = new LinkedBlockingQueue<>();
     volatile int closes;
 
     ScriptedTransport(String name, boolean persistent) {
@@ -39,7 +41,7 @@ final class ScriptedTransport implements ClientTransport {
     }
 
     @Override
-    public void send(List<ClientMessage> batch, long timeoutMillis) {
+    public void send(List<Message.Mutable> batch, long timeoutMillis) {
         sent.add(batch);
     }
 
@@ -49,8 +51,8 @@ final class ScriptedTransport implements ClientTransport {
     }
 
     /** The next batch the client sent; fails after 5 s. */
-    List<ClientMessage> next() throws InterruptedException {
-        List<ClientMessage> batch = sent.poll(5, TimeUnit.SECONDS);
+    List<Message.Mutable> next() throws InterruptedException {
+        List<Message.Mutable> batch = sent.poll(5, TimeUnit.SECONDS);
         if (batch == null) {
             throw new AssertionError(name + ": the client sent nothing");
         }
@@ -58,8 +60,8 @@ final class ScriptedTransport implements ClientTransport {
     }
 
     /** The next batch, which must be one message on {@code channel}. */
-    ClientMessage next(String channel) throws InterruptedException {
-        List<ClientMessage> batch = next();
+    Message.Mutable next(String channel) throws InterruptedException {
+        List<Message.Mutable> batch = next();
         if (batch.size() != 1 || !channel.equals(batch.get(0).getChannel())) {
             throw new AssertionError(name + ": expected one " + channel + ", got " + batch);
         }
@@ -72,10 +74,10 @@ final class ScriptedTransport implements ClientTransport {
 
     /** Answers {@code request} with replies built from {@code fields} (each gets the request's channel and id). */
     @SafeVarargs
-    final void reply(List<ClientMessage> request, Map<String, Object>... fields) {
-        List<ClientMessage> replies = new ArrayList<>();
+    final void reply(List<Message.Mutable> request, Map<String, Object>... fields) {
+        List<Message.Mutable> replies = new ArrayList<>();
         for (int i = 0; i < fields.length; i++) {
-            ClientMessage reply = new ClientMessage(new java.util.LinkedHashMap<>(fields[i]));
+            Message.Mutable reply = Messages.of(fields[i]);
             if (reply.getChannel() == null) {
                 reply.setChannel(request.get(i).getChannel());
                 reply.setId(request.get(i).getId());
@@ -85,15 +87,15 @@ final class ScriptedTransport implements ClientTransport {
         context.receiver().onMessages(this, replies, persistent ? null : request);
     }
 
-    void reply(ClientMessage request, Map<String, Object> fields) {
+    void reply(Message.Mutable request, Map<String, Object> fields) {
         reply(List.of(request), fields);
     }
 
-    void fail(List<ClientMessage> request, Throwable cause) {
+    void fail(List<Message.Mutable> request, Throwable cause) {
         context.receiver().onFailure(this, request, cause);
     }
 
-    void fail(ClientMessage request, Throwable cause) {
+    void fail(Message.Mutable request, Throwable cause) {
         fail(List.of(request), cause);
     }
 }

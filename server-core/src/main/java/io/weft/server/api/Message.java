@@ -91,6 +91,11 @@ public interface Message {
      * published. Not thread-safe; a mutable message belongs to the code handling it until it is frozen.
      */
     interface Mutable extends Message {
+        /** A new, empty message: for clients, tests and server code building messages by hand. */
+        static Mutable create() {
+            return new io.weft.server.internal.codec.MessageImpl();
+        }
+
         Mutable setChannel(String channel);
 
         Mutable setId(String id);
@@ -105,6 +110,9 @@ public interface Message {
         Mutable put(String field, Object value);
 
         Object remove(String field);
+
+        /** Marks this message as the reply to {@code request} (see {@link #getAssociated()}). */
+        Mutable setAssociated(Message request);
 
         /** The {@code ext} object, created empty if {@code create} and it is absent. */
         Map<String, Object> getExt(boolean create);

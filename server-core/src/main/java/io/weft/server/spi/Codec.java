@@ -9,6 +9,15 @@ import java.util.List;
  */
 public interface Codec {
     /**
+     * A new codec: the one the engine uses, for code that has no server at hand (a Bayeux client). Decoded messages
+     * are {@link Message.Mutable}; an element of a batch that is not a well-formed message decodes to a message
+     * whose fields are as sent (possibly without a channel).
+     */
+    static Codec json() {
+        return new io.weft.server.internal.codec.JsonCodec();
+    }
+
+    /**
      * Decodes a request body or frame: a JSON array of messages, or a single message object.
      *
      * @return the messages in order; an element that is not a well-formed message is still returned, and the engine

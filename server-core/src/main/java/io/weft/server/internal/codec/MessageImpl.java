@@ -244,9 +244,10 @@ public final class MessageImpl implements Message.Mutable {
         return associated;
     }
 
-    /** Marks this message as the reply to {@code request}. */
-    public void setAssociated(Message request) {
+    @Override
+    public Mutable setAssociated(Message request) {
         this.associated = request;
+        return this;
     }
 
     /** The raw field map, for the codec. */
