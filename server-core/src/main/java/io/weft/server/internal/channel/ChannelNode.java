@@ -5,13 +5,13 @@ import io.weft.server.api.ChannelId;
 import io.weft.server.api.Promise;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
+import io.weft.server.internal.LazyList;
 import io.weft.server.internal.session.SessionImpl;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A channel in the tree: its subscribers, listeners, authorizers and children by segment. Reads (publishing) take no
@@ -26,8 +26,8 @@ public final class ChannelNode implements ServerChannel {
     private final String segment;
     private final ConcurrentHashMap<String, ChannelNode> children = new ConcurrentHashMap<>(2);
     private final Set<SessionImpl> subscribers = ConcurrentHashMap.newKeySet(2);
-    private volatile CopyOnWriteArrayList<Listener> listeners;
-    private volatile CopyOnWriteArrayList<Authorizer> authorizers;
+    private final LazyList<Listener> listeners = new LazyList<>();
+    private final LazyList<Authorizer> authorizers = new LazyList<>();
     private volatile boolean persistent;
     private volatile boolean lazy;
     private volatile long lazyTimeout = -1;
@@ -160,54 +160,38 @@ public final class ChannelNode implements ServerChannel {
 
     @Override
     public void addListener(Listener listener) {
-        Objects.requireNonNull(listener, "listener");
         synchronized (this) {
-            if (listeners == null) {
-                listeners = new CopyOnWriteArrayList<>();
-            }
             idleSweeps = 0;
         }
-        listeners.add(listener);
+        listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     @Override
     public void removeListener(Listener listener) {
-        CopyOnWriteArrayList<Listener> list = listeners;
-        if (list != null) {
-            list.remove(listener);
-        }
+        listeners.remove(listener);
     }
 
     @Override
     public List<Listener> getListeners() {
-        CopyOnWriteArrayList<Listener> list = listeners;
-        return list == null ? List.of() : list;
+        return listeners.get();
     }
 
     @Override
     public void addAuthorizer(Authorizer authorizer) {
-        Objects.requireNonNull(authorizer, "authorizer");
         synchronized (this) {
-            if (authorizers == null) {
-                authorizers = new CopyOnWriteArrayList<>();
-            }
             idleSweeps = 0;
         }
-        authorizers.add(authorizer);
+        authorizers.add(Objects.requireNonNull(authorizer, "authorizer"));
     }
 
     @Override
     public void removeAuthorizer(Authorizer authorizer) {
-        CopyOnWriteArrayList<Authorizer> list = authorizers;
-        if (list != null) {
-            list.remove(authorizer);
-        }
+        authorizers.remove(authorizer);
     }
 
     @Override
     public List<Authorizer> getAuthorizers() {
-        CopyOnWriteArrayList<Authorizer> list = authorizers;
-        return list == null ? List.of() : list;
+        return authorizers.get();
     }
 
     public boolean isRemoved() {

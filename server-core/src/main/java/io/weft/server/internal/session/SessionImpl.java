@@ -5,6 +5,7 @@ import io.weft.server.api.Extension;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
+import io.weft.server.internal.LazyList;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.codec.MessageImpl;
 import java.util.HashSet;
@@ -13,7 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -34,8 +34,8 @@ public final class SessionImpl implements ServerSession {
     private String browserId;
     private Set<ChannelNode> subscriptions;
     private volatile Map<String, Object> attributes;
-    private volatile CopyOnWriteArrayList<Extension> extensions;
-    private volatile CopyOnWriteArrayList<Listener> listeners;
+    private final LazyList<Extension> extensions = new LazyList<>();
+    private final LazyList<Listener> listeners = new LazyList<>();
     private volatile long timeout = -1;
     private volatile long interval = -1;
     private volatile long maxInterval = -1;
@@ -119,51 +119,31 @@ public final class SessionImpl implements ServerSession {
 
     @Override
     public void addExtension(Extension extension) {
-        Objects.requireNonNull(extension, "extension");
-        synchronized (this) {
-            if (extensions == null) {
-                extensions = new CopyOnWriteArrayList<>();
-            }
-        }
-        extensions.add(extension);
+        extensions.add(Objects.requireNonNull(extension, "extension"));
     }
 
     @Override
     public void removeExtension(Extension extension) {
-        CopyOnWriteArrayList<Extension> list = extensions;
-        if (list != null) {
-            list.remove(extension);
-        }
+        extensions.remove(extension);
     }
 
     /** This session's extensions, in the order added. */
     public List<Extension> extensions() {
-        CopyOnWriteArrayList<Extension> list = extensions;
-        return list == null ? List.of() : list;
+        return extensions.get();
     }
 
     @Override
     public void addListener(Listener listener) {
-        Objects.requireNonNull(listener, "listener");
-        synchronized (this) {
-            if (listeners == null) {
-                listeners = new CopyOnWriteArrayList<>();
-            }
-        }
-        listeners.add(listener);
+        listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     @Override
     public void removeListener(Listener listener) {
-        CopyOnWriteArrayList<Listener> list = listeners;
-        if (list != null) {
-            list.remove(listener);
-        }
+        listeners.remove(listener);
     }
 
     public List<Listener> listeners() {
-        CopyOnWriteArrayList<Listener> list = listeners;
-        return list == null ? List.of() : list;
+        return listeners.get();
     }
 
     @Override
