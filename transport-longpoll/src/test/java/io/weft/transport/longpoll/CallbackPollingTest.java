@@ -10,12 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.http.HttpCookieStore;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -25,21 +22,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class CallbackPollingTest {
-    private static HttpClient http;
+    @RegisterExtension
+    static final SharedHttpClient HTTP = new SharedHttpClient();
     private PollingServer server;
-
-    @BeforeAll
-    static void startClient() throws Exception {
-        http = new HttpClient();
-        http.setHttpCookieStore(new HttpCookieStore.Empty());
-        http.setFollowRedirects(false);
-        http.start();
-    }
-
-    @AfterAll
-    static void stopClient() throws Exception {
-        http.stop();
-    }
 
     @AfterEach
     void stopServer() throws Exception {
@@ -107,7 +92,7 @@ class CallbackPollingTest {
 
     private void roundTrip(Mount mount, boolean form) throws Exception {
         server = PollingServer.start(mount, ServerOptions.defaults());
-        Page page = new Page(new Browser(http, server.uri()), form);
+        Page page = new Page(new Browser(HTTP.client(), server.uri()), form);
         page.handshake();
         String clientId = page.clientId;
         Map<String, Object> subscribed = page.send("[{\"channel\":\"/meta/connect\",\"connectionType\":"
@@ -118,7 +103,7 @@ class CallbackPollingTest {
 
         CompletableFuture<Reply> parked = page.sendAsync(page.connect());
         Conditions.await("the JSONP connect is parked", 5, () -> server.waitingRequests() == 1);
-        BayeuxConversation publisher = new BayeuxConversation(new Browser(http, server.uri()));
+        BayeuxConversation publisher = new BayeuxConversation(new Browser(HTTP.client(), server.uri()));
         publisher.handshake();
         publisher.publish("/room", "{\"text\":\"hi <script>\"}");
 

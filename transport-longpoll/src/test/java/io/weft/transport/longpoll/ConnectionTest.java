@@ -12,13 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -27,21 +24,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ConnectionTest {
     private static final String HANDSHAKE = "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
             + "\"supportedConnectionTypes\":[\"long-polling\"]}]";
-    private static HttpClient http;
+    @RegisterExtension
+    static final SharedHttpClient HTTP = new SharedHttpClient();
     private PollingServer server;
-
-    @BeforeAll
-    static void startClient() throws Exception {
-        http = new HttpClient();
-        http.setHttpCookieStore(new HttpCookieStore.Empty());
-        http.setFollowRedirects(false);
-        http.start();
-    }
-
-    @AfterAll
-    static void stopClient() throws Exception {
-        http.stop();
-    }
 
     @AfterEach
     void stopServer() throws Exception {
@@ -55,7 +40,7 @@ class ConnectionTest {
     @EnumSource(Mount.class)
     void heldConnectOutlivesAnIdleTimeoutShorterThanTheHold(Mount mount) throws Exception {
         server = PollingServer.start(mount, ServerOptions.builder().timeout(1500).build(), 300);
-        BayeuxConversation client = new BayeuxConversation(new Browser(http, server.uri()));
+        BayeuxConversation client = new BayeuxConversation(new Browser(HTTP.client(), server.uri()));
         client.handshake();
         client.connectNow();
 
@@ -108,7 +93,7 @@ class ConnectionTest {
     void headersLargerThanTheRecommendedInputBufferStillPass(Mount mount) throws Exception {
         server = PollingServer.start(mount, ServerOptions.defaults());
         assertEquals(4096, PollingServer.httpConfiguration().getInputBufferSize());
-        Browser browser = new Browser(http, server.uri());
+        Browser browser = new Browser(HTTP.client(), server.uri());
         String padding = "x".repeat(6000);
 
         Reply reply = browser.send(browser.post(HANDSHAKE).headers(h -> h.put("X-Padding", padding)));
@@ -125,7 +110,7 @@ class ConnectionTest {
         List<BayeuxConversation> clients = new ArrayList<>();
         List<CompletableFuture<Reply>> polls = new ArrayList<>();
         for (int i = 0; i < parked; i++) {
-            BayeuxConversation client = new BayeuxConversation(new Browser(http, server.uri()));
+            BayeuxConversation client = new BayeuxConversation(new Browser(HTTP.client(), server.uri()));
             client.handshake();
             client.connectNow();
             clients.add(client);
@@ -133,7 +118,7 @@ class ConnectionTest {
         }
         Conditions.await(parked + " polls parked", 10, () -> server.waitingRequests() == parked);
 
-        BayeuxConversation latecomer = new BayeuxConversation(new Browser(http, server.uri()));
+        BayeuxConversation latecomer = new BayeuxConversation(new Browser(HTTP.client(), server.uri()));
         assertEquals(true, latecomer.handshake().message().get("successful"),
                 parked + " parked polls on " + threads.getMaxThreads() + " threads");
         assertTrue(polls.stream().noneMatch(CompletableFuture::isDone));

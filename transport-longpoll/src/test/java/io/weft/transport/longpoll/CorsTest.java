@@ -8,14 +8,11 @@ import io.weft.server.api.ServerOptions;
 import io.weft.transport.longpoll.PollingServer.Mount;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http.HttpMethod;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -25,21 +22,9 @@ class CorsTest {
     private static final String APP = "https://app.example";
     private static final String HANDSHAKE = "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
             + "\"supportedConnectionTypes\":[\"long-polling\"]}]";
-    private static HttpClient http;
+    @RegisterExtension
+    static final SharedHttpClient HTTP = new SharedHttpClient();
     private PollingServer server;
-
-    @BeforeAll
-    static void startClient() throws Exception {
-        http = new HttpClient();
-        http.setHttpCookieStore(new HttpCookieStore.Empty());
-        http.setFollowRedirects(false);
-        http.start();
-    }
-
-    @AfterAll
-    static void stopClient() throws Exception {
-        http.stop();
-    }
 
     @AfterEach
     void stopServer() throws Exception {
@@ -50,11 +35,11 @@ class CorsTest {
 
     private Browser start(Mount mount, List<String> allowed) throws Exception {
         server = PollingServer.start(mount, ServerOptions.builder().allowedOrigins(allowed).build());
-        return new Browser(http, server.uri());
+        return new Browser(HTTP.client(), server.uri());
     }
 
     private Request preflight(Browser browser, String origin) {
-        return browser.prepare(http.newRequest(server.uri()).method(HttpMethod.OPTIONS)
+        return browser.prepare(HTTP.client().newRequest(server.uri()).method(HttpMethod.OPTIONS)
                 .headers(h -> h.put("Origin", origin)
                         .put("Access-Control-Request-Method", "POST")
                         .put("Access-Control-Request-Headers", "content-type, x-token")));

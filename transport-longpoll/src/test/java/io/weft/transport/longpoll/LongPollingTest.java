@@ -12,34 +12,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http.HttpHeader;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** The long-polling conversation end to end, over HTTP, through each adapter. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class LongPollingTest {
-    private static HttpClient http;
+    @RegisterExtension
+    static final SharedHttpClient HTTP = new SharedHttpClient();
     private PollingServer server;
-
-    @BeforeAll
-    static void startClient() throws Exception {
-        http = new HttpClient();
-        http.setHttpCookieStore(new HttpCookieStore.Empty());
-        http.setFollowRedirects(false);
-        http.start();
-    }
-
-    @AfterAll
-    static void stopClient() throws Exception {
-        http.stop();
-    }
 
     @AfterEach
     void stopServer() throws Exception {
@@ -54,7 +39,7 @@ class LongPollingTest {
     }
 
     private BayeuxConversation newClient() {
-        return new BayeuxConversation(new Browser(http, server.uri()));
+        return new BayeuxConversation(new Browser(HTTP.client(), server.uri()));
     }
 
     @ParameterizedTest
@@ -90,7 +75,7 @@ class LongPollingTest {
         ServerOptions options = ServerOptions.builder()
                 .browserCookie(new ServerOptions.BrowserCookie("WEFT_B", "/cometd", true, "Strict")).build();
         server = PollingServer.start(mount, options);
-        Browser browser = new Browser(http, server.uri());
+        Browser browser = new Browser(HTTP.client(), server.uri());
 
         Reply handshake = browser.send(browser.post("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
                 + "\"supportedConnectionTypes\":[\"long-polling\"]}]"));
@@ -184,7 +169,7 @@ class LongPollingTest {
         attacker.handshake();
         String attackerCookie = attacker.browser().cookie();
 
-        Browser stolen = new Browser(http, server.uri());
+        Browser stolen = new Browser(HTTP.client(), server.uri());
         stolen.cookie(attackerCookie);
         Reply reply = stolen.send(stolen.post("[{\"channel\":\"/meta/connect\",\"connectionType\":\"long-polling\","
                 + "\"clientId\":\"" + victim.clientId() + "\",\"advice\":{\"timeout\":0}}]"));
