@@ -30,13 +30,6 @@ class ConnectStateTest {
         server.close();
     }
 
-    private PollingClient connected(String browser) {
-        PollingClient client = PollingClient.of(server, browser);
-        client.handshake();
-        client.connectNow();
-        return client;
-    }
-
     @Test
     void aConnectAskingForTimeoutZeroIsAnsweredAtOnce() {
         PollingClient client = PollingClient.of(server, "b");
@@ -48,7 +41,7 @@ class ConnectStateTest {
 
     @Test
     void aHeldConnectIsAnsweredWhenItsTimeoutEnds() {
-        PollingClient client = connected("b");
+        PollingClient client = PollingClient.connected(server, "b");
         CompletableFuture<String> held = client.connect();
         scheduler.advance(TIMEOUT - 1);
         assertFalse(held.isDone());
@@ -61,9 +54,9 @@ class ConnectStateTest {
 
     @Test
     void aConnectFindingQueuedMessagesIsAnsweredAtOnceWithThem() {
-        PollingClient alice = connected("a");
+        PollingClient alice = PollingClient.connected(server, "a");
         alice.subscribe("/x");
-        PollingClient bob = connected("b");
+        PollingClient bob = PollingClient.connected(server, "b");
         bob.publish("/x", "1");
         bob.publish("/x", "2");
         CompletableFuture<String> connect = alice.connect();
@@ -75,7 +68,7 @@ class ConnectStateTest {
 
     @Test
     void aConnectSharingItsRequestWithOtherMessagesIsNotHeld() {
-        PollingClient client = connected("b");
+        PollingClient client = PollingClient.connected(server, "b");
         List<Map<String, Object>> replies = client.send("[{\"channel\":\"/meta/subscribe\",\"subscription\":\"/y\","
                 + "\"clientId\":\"" + client.clientId() + "\"},{\"channel\":\"/meta/connect\",\"clientId\":\""
                 + client.clientId() + "\",\"connectionType\":\"long-polling\"}]");
@@ -85,7 +78,7 @@ class ConnectStateTest {
 
     @Test
     void aSessionExpiresAfterIntervalPlusMaxIntervalWithoutAConnect() {
-        PollingClient client = connected("b");
+        PollingClient client = PollingClient.connected(server, "b");
         String id = client.clientId();
         scheduler.advance(MAX_INTERVAL - 1);
         assertNotNull(server.getSession(id));
@@ -104,7 +97,7 @@ class ConnectStateTest {
 
     @Test
     void aHeldConnectKeepsTheSessionAliveAndEachConnectRestartsTheClock() {
-        PollingClient client = connected("b");
+        PollingClient client = PollingClient.connected(server, "b");
         for (int i = 0; i < 5; i++) {
             scheduler.advance(MAX_INTERVAL - 1);
             CompletableFuture<String> held = client.connect();
@@ -118,7 +111,7 @@ class ConnectStateTest {
     void intervalIsAddedToTheExpiry() {
         server.close();
         server = BayeuxServer.create(ServerOptions.builder().interval(5_000).build(), scheduler);
-        PollingClient client = connected("b");
+        PollingClient client = PollingClient.connected(server, "b");
         scheduler.advance(5_000 + MAX_INTERVAL - 1);
         assertNotNull(server.getSession(client.clientId()));
         scheduler.advance(1);
@@ -127,9 +120,9 @@ class ConnectStateTest {
 
     @Test
     void aSecondTabOfTheSameBrowserIsAdvisedMultipleClients() {
-        PollingClient tab1 = connected("same-browser");
+        PollingClient tab1 = PollingClient.connected(server, "same-browser");
         tab1.subscribe("/tab1");
-        PollingClient tab2 = connected("same-browser");
+        PollingClient tab2 = PollingClient.connected(server, "same-browser");
         CompletableFuture<String> held = tab1.connect();
         assertFalse(held.isDone());
         CompletableFuture<String> second = tab2.connect();
@@ -137,14 +130,14 @@ class ConnectStateTest {
         Map<?, ?> advice = (Map<?, ?>) PollingClient.await(second).get(0).get("advice");
         assertEquals(true, advice.get("multiple-clients"));
         assertEquals(2000, advice.get("interval"));
-        connected("elsewhere").publish("/tab1", "1");
+        PollingClient.connected(server, "elsewhere").publish("/tab1", "1");
         assertTrue(held.isDone());
         assertFalse(tab2.connect().isDone(), "the slot is free again");
     }
 
     @Test
     void aNewConnectAnswersTheOneItReplaces() {
-        PollingClient client = connected("b");
+        PollingClient client = PollingClient.connected(server, "b");
         CompletableFuture<String> first = client.connect();
         CompletableFuture<String> second = client.connect();
         assertTrue(first.isDone());
@@ -154,7 +147,7 @@ class ConnectStateTest {
 
     @Test
     void aClientIdPresentedByAnotherBrowserIsUnknown() {
-        PollingClient owner = connected("owner");
+        PollingClient owner = PollingClient.connected(server, "owner");
         PollingClient thief = PollingClient.of(server, "thief");
         thief.useClientId(owner.clientId());
         assertEquals("402::session_unknown", thief.connectNow().get(0).get("error"));
@@ -166,7 +159,7 @@ class ConnectStateTest {
 
     @Test
     void aCookielessSessionIsBoundToTheFirstBrowserThatPresentsOne() {
-        PollingClient cookieless = connected(null);
+        PollingClient cookieless = PollingClient.connected(server, null);
         PollingClient browser = PollingClient.of(server, "first");
         browser.useClientId(cookieless.clientId());
         assertEquals(true, browser.connectNow().get(0).get("successful"));
@@ -179,7 +172,7 @@ class ConnectStateTest {
     void trustClientIdAcceptsAnyBrowser() {
         server.close();
         server = BayeuxServer.create(ServerOptions.builder().trustClientId(true).build(), scheduler);
-        PollingClient owner = connected("owner");
+        PollingClient owner = PollingClient.connected(server, "owner");
         PollingClient other = PollingClient.of(server, "other");
         other.useClientId(owner.clientId());
         assertEquals(true, other.connectNow().get(0).get("successful"));
@@ -187,11 +180,11 @@ class ConnectStateTest {
 
     @Test
     void aClientThatVanishesWhileParkedKeepsItsQueueUntilItExpires() {
-        PollingClient alice = connected("a");
+        PollingClient alice = PollingClient.connected(server, "a");
         alice.subscribe("/x");
         InMemoryTransport.Exchange parked = alice.connectExchange();
         parked.abandon();
-        PollingClient bob = connected("b");
+        PollingClient bob = PollingClient.connected(server, "b");
         bob.publish("/x", "1");
         assertEquals(1, server.getSession(alice.clientId()).getQueueSize());
         scheduler.advance(MAX_INTERVAL - 1);
@@ -202,17 +195,17 @@ class ConnectStateTest {
 
     @Test
     void aClientThatComesBackAfterVanishingGetsWhatWasQueued() {
-        PollingClient alice = connected("a");
+        PollingClient alice = PollingClient.connected(server, "a");
         alice.subscribe("/x");
         alice.connectExchange().abandon();
-        connected("b").publish("/x", "\"kept\"");
+        PollingClient.connected(server, "b").publish("/x", "\"kept\"");
         List<Map<String, Object>> replies = PollingClient.await(alice.connect());
         assertEquals("kept", replies.get(0).get("data"));
     }
 
     @Test
     void disconnectAnswersTheHeldConnectWithReconnectNone() {
-        PollingClient client = connected("b");
+        PollingClient client = PollingClient.connected(server, "b");
         CompletableFuture<String> held = client.connect();
         // A second request of the same browser carries the disconnect, as the official clients do.
         client.disconnect();

@@ -32,13 +32,6 @@ class FanOutTest {
         server.close();
     }
 
-    private PollingClient connected(String browser) {
-        PollingClient client = PollingClient.of(server, browser);
-        client.handshake();
-        client.connectNow();
-        return client;
-    }
-
     private static List<Object> data(List<Map<String, Object>> replies, String channel) {
         List<Object> data = new ArrayList<>();
         for (Map<String, Object> message : replies) {
@@ -51,11 +44,11 @@ class FanOutTest {
 
     @Test
     void wildcardSubscribersReceiveMatchingChannels() {
-        PollingClient one = connected("1");
+        PollingClient one = PollingClient.connected(server, "1");
         one.subscribe("/news/*");
-        PollingClient deep = connected("2");
+        PollingClient deep = PollingClient.connected(server, "2");
         deep.subscribe("/news/**");
-        PollingClient publisher = connected("p");
+        PollingClient publisher = PollingClient.connected(server, "p");
         publisher.publish("/news/sport", "1");
         publisher.publish("/news/sport/tennis", "2");
         publisher.publish("/weather", "3");
@@ -67,26 +60,26 @@ class FanOutTest {
 
     @Test
     void aSessionSubscribedThroughSeveralMatchingChannelsGetsOneCopy() {
-        PollingClient client = connected("1");
+        PollingClient client = PollingClient.connected(server, "1");
         client.send("[{\"channel\":\"/meta/subscribe\",\"clientId\":\"" + client.clientId()
                 + "\",\"subscription\":[\"/a/b\",\"/a/*\",\"/a/**\",\"/**\"]}]");
-        connected("p").publish("/a/b", "\"once\"");
+        PollingClient.connected(server, "p").publish("/a/b", "\"once\"");
         assertEquals(List.of("once"), data(client.connectNow(), "/a/b"));
     }
 
     @Test
     void servicePublishesAreAcknowledgedButNeverBroadcast() {
-        PollingClient listener = connected("1");
+        PollingClient listener = PollingClient.connected(server, "1");
         listener.send("[{\"channel\":\"/meta/subscribe\",\"clientId\":\"" + listener.clientId()
                 + "\",\"subscription\":[\"/service/echo\",\"/**\",\"/service/**\"]}]");
-        List<Map<String, Object>> reply = connected("p").publish("/service/echo", "1");
+        List<Map<String, Object>> reply = PollingClient.connected(server, "p").publish("/service/echo", "1");
         assertEquals(true, reply.get(0).get("successful"));
         assertEquals(List.of(), data(listener.connectNow(), "/service/echo"));
     }
 
     @Test
     void thePublisherReceivesItsOwnMessageByDefault() {
-        PollingClient client = connected("1");
+        PollingClient client = PollingClient.connected(server, "1");
         client.subscribe("/me");
         List<Map<String, Object>> replies = client.publish("/me", "\"mine\"");
         assertEquals(true, replies.get(0).get("successful"));
@@ -97,9 +90,9 @@ class FanOutTest {
     void broadcastToPublisherCanBeTurnedOff() {
         server.close();
         server = BayeuxServer.create(ServerOptions.builder().broadcastToPublisher(false).build(), scheduler);
-        PollingClient client = connected("1");
+        PollingClient client = PollingClient.connected(server, "1");
         client.subscribe("/me");
-        PollingClient other = connected("2");
+        PollingClient other = PollingClient.connected(server, "2");
         other.subscribe("/me");
         client.publish("/me", "1");
         assertEquals(List.of(), data(client.connectNow(), "/me"));
@@ -108,9 +101,9 @@ class FanOutTest {
 
     @Test
     void theBroadcastCopyKeepsThePublishersClientIdAndExtPrivate() {
-        PollingClient client = connected("1");
+        PollingClient client = PollingClient.connected(server, "1");
         client.subscribe("/c");
-        PollingClient publisher = connected("p");
+        PollingClient publisher = PollingClient.connected(server, "p");
         publisher.send("[{\"channel\":\"/c\",\"clientId\":\"" + publisher.clientId()
                 + "\",\"data\":1,\"id\":\"9\",\"ext\":{\"token\":\"secret\"}}]");
         Map<String, Object> delivered = client.connectNow().get(0);
@@ -123,12 +116,12 @@ class FanOutTest {
         List<PollingClient> clients = new ArrayList<>();
         List<CompletableFuture<String>> held = new ArrayList<>();
         for (int i = 0; i < subscribers; i++) {
-            PollingClient client = connected("b" + i);
+            PollingClient client = PollingClient.connected(server, "b" + i);
             client.subscribe("/room");
             clients.add(client);
             held.add(client.connect());
         }
-        PollingClient publisher = connected("p");
+        PollingClient publisher = PollingClient.connected(server, "p");
         BayeuxServerImpl impl = (BayeuxServerImpl) server;
         long before = impl.codec().encodedMessages();
         publisher.publish("/room", "{\"text\":\"to everyone\"}");
@@ -208,10 +201,10 @@ class FanOutTest {
 
     @Test
     void manyMessagesPublishedInOneBatchResumeAHeldPollOnce() {
-        PollingClient client = connected("1");
+        PollingClient client = PollingClient.connected(server, "1");
         client.subscribe("/burst");
         CompletableFuture<String> held = client.connect();
-        PollingClient publisher = connected("p");
+        PollingClient publisher = PollingClient.connected(server, "p");
         StringBuilder batch = new StringBuilder("[");
         for (int i = 0; i < 10; i++) {
             batch.append(i == 0 ? "" : ",").append("{\"channel\":\"/burst\",\"data\":").append(i)

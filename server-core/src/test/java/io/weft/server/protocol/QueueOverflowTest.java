@@ -24,19 +24,12 @@ class QueueOverflowTest {
         server.close();
     }
 
-    private PollingClient connected(String browser) {
-        PollingClient client = PollingClient.of(server, browser);
-        client.handshake();
-        client.connectNow();
-        return client;
-    }
-
     @Test
     void theOldestMessagesAreDroppedAndCounted() {
         server = BayeuxServer.create(ServerOptions.builder().maxQueue(3).build(), scheduler);
-        PollingClient slow = connected("slow");
+        PollingClient slow = PollingClient.connected(server, "slow");
         slow.subscribe("/q");
-        PollingClient publisher = connected("p");
+        PollingClient publisher = PollingClient.connected(server, "p");
         for (int i = 0; i < 5; i++) {
             publisher.publish("/q", String.valueOf(i));
         }
@@ -50,10 +43,10 @@ class QueueOverflowTest {
     void underTheDisconnectPolicyASlowConsumerIsDisconnectedWithAReason() {
         server = BayeuxServer.create(ServerOptions.builder().maxQueue(2)
                 .queueOverflow(ServerOptions.OverflowPolicy.DISCONNECT).build(), scheduler);
-        PollingClient slow = connected("slow");
+        PollingClient slow = PollingClient.connected(server, "slow");
         slow.subscribe("/q");
         slow.connectNow();
-        PollingClient publisher = connected("p");
+        PollingClient publisher = PollingClient.connected(server, "p");
         for (int i = 0; i < 3; i++) {
             publisher.publish("/q", String.valueOf(i));
         }
@@ -69,10 +62,10 @@ class QueueOverflowTest {
     void aHeldConnectOfADisconnectedSlowConsumerIsToldWhy() {
         server = BayeuxServer.create(ServerOptions.builder().maxQueue(1)
                 .queueOverflow(ServerOptions.OverflowPolicy.DISCONNECT).build(), scheduler);
-        PollingClient slow = connected("slow");
+        PollingClient slow = PollingClient.connected(server, "slow");
         slow.subscribe("/q");
         CompletableFuture<String> held = slow.connect();
-        PollingClient publisher = connected("p");
+        PollingClient publisher = PollingClient.connected(server, "p");
         // Two messages in one batch: the first fills the queue, the second overflows it before the wake.
         publisher.send("[{\"channel\":\"/q\",\"data\":1,\"clientId\":\"" + publisher.clientId() + "\"},"
                 + "{\"channel\":\"/q\",\"data\":2,\"clientId\":\"" + publisher.clientId() + "\"}]");

@@ -30,13 +30,6 @@ class ChannelFeaturesTest {
         server.close();
     }
 
-    private PollingClient connected(String browser) {
-        PollingClient client = PollingClient.of(server, browser);
-        client.handshake();
-        client.connectNow();
-        return client;
-    }
-
     private void sweeps(int count) {
         for (int i = 0; i < count; i++) {
             scheduler.advance(1_000);
@@ -59,7 +52,7 @@ class ChannelFeaturesTest {
     @Test
     void broadcastToPublisherIsSetPerChannel() {
         server.createChannelIfAbsent("/quiet", channel -> channel.setBroadcastToPublisher(false));
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         client.subscribe("/quiet");
         client.subscribe("/loud");
         client.publish("/quiet", "1");
@@ -75,10 +68,10 @@ class ChannelFeaturesTest {
             channel.setLazy(true);
             channel.setLazyTimeout(1_000);
         });
-        PollingClient reader = connected("r");
+        PollingClient reader = PollingClient.connected(server, "r");
         reader.subscribe("/lazy");
         CompletableFuture<String> held = reader.connect();
-        connected("w").publish("/lazy", "1");
+        PollingClient.connected(server, "w").publish("/lazy", "1");
         assertFalse(held.isDone());
         scheduler.advance(999);
         assertFalse(held.isDone());
@@ -89,11 +82,11 @@ class ChannelFeaturesTest {
     @Test
     void aNonLazyMessageTakesTheLazyOnesAlong() {
         server.createChannelIfAbsent("/lazy", channel -> channel.setLazy(true));
-        PollingClient reader = connected("r");
+        PollingClient reader = PollingClient.connected(server, "r");
         reader.subscribe("/lazy");
         reader.subscribe("/now");
         CompletableFuture<String> held = reader.connect();
-        PollingClient writer = connected("w");
+        PollingClient writer = PollingClient.connected(server, "w");
         writer.publish("/lazy", "1");
         assertFalse(held.isDone());
         writer.publish("/now", "2");
@@ -116,7 +109,7 @@ class ChannelFeaturesTest {
                     message.setData("[server] " + message.getData());
                     return true;
                 }));
-        PollingClient reader = connected("r");
+        PollingClient reader = PollingClient.connected(server, "r");
         reader.subscribe("/news");
         AtomicReference<Boolean> delivered = new AtomicReference<>();
         news.publish(null, "hello", Promise.from(delivered::set, x -> { }));

@@ -32,13 +32,6 @@ class ExtensionsTest {
         server.close();
     }
 
-    private PollingClient connected(String browser) {
-        PollingClient client = PollingClient.of(server, browser);
-        client.handshake();
-        client.connectNow();
-        return client;
-    }
-
     private Extension recording(String name) {
         return new Extension() {
             @Override
@@ -63,7 +56,7 @@ class ExtensionsTest {
     void extensionsRunInOneFixedOrder() {
         server.addExtension(recording("server1"));
         server.addExtension(recording("server2"));
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         client.subscribe("/x");
         ServerSession session = server.getSession(client.clientId());
         session.addExtension(recording("session1"));
@@ -81,16 +74,16 @@ class ExtensionsTest {
                 return !"/forbidden".equals(message.getChannel());
             }
         });
-        assertEquals("404::message_deleted", connected("a").publish("/forbidden", "1").get(0).get("error"));
+        assertEquals("404::message_deleted", PollingClient.connected(server, "a").publish("/forbidden", "1").get(0).get("error"));
     }
 
     @Test
     void anOutgoingChangeIsThisRecipientsOwnAndTheSharedCopyIsEncodedOnce() {
-        PollingClient plain = connected("plain");
+        PollingClient plain = PollingClient.connected(server, "plain");
         plain.subscribe("/x");
-        PollingClient tagged = connected("tagged");
+        PollingClient tagged = PollingClient.connected(server, "tagged");
         tagged.subscribe("/x");
-        PollingClient plain2 = connected("plain2");
+        PollingClient plain2 = PollingClient.connected(server, "plain2");
         plain2.subscribe("/x");
         server.getSession(tagged.clientId()).addExtension(new Extension() {
             @Override
@@ -102,7 +95,7 @@ class ExtensionsTest {
             }
         });
         long before = ((BayeuxServerImpl) server).codec().encodedMessages();
-        connected("w").publish("/x", "\"original\"");
+        PollingClient.connected(server, "w").publish("/x", "\"original\"");
         assertEquals(List.of("original"), data(plain.connectNow(), "/x"));
         assertEquals(List.of("changed for tagged"), data(tagged.connectNow(), "/x"));
         assertEquals(List.of("original"), data(plain2.connectNow(), "/x"));
@@ -114,7 +107,7 @@ class ExtensionsTest {
 
     @Test
     void anOutgoingExtensionCanDropAMessageForOneRecipient() {
-        PollingClient reader = connected("r");
+        PollingClient reader = PollingClient.connected(server, "r");
         reader.subscribe("/x");
         server.getSession(reader.clientId()).addExtension(new Extension() {
             @Override
@@ -122,7 +115,7 @@ class ExtensionsTest {
                 return message.isMeta();
             }
         });
-        connected("w").publish("/x", "1");
+        PollingClient.connected(server, "w").publish("/x", "1");
         assertEquals(List.of(), data(reader.connectNow(), "/x"));
     }
 
@@ -142,9 +135,9 @@ class ExtensionsTest {
                 throw new IllegalStateException("extension bug");
             }
         });
-        PollingClient reader = connected("r");
+        PollingClient reader = PollingClient.connected(server, "r");
         reader.subscribe("/x");
-        assertEquals(true, connected("w").publish("/x", "1").get(0).get("successful"));
+        assertEquals(true, PollingClient.connected(server, "w").publish("/x", "1").get(0).get("successful"));
         assertEquals(List.of(1), data(reader.connectNow(), "/x"));
     }
 
@@ -161,7 +154,7 @@ class ExtensionsTest {
                 }
             }
         });
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         CompletableFuture<String> reply = client.sendAsync("[{\"channel\":\"/x\",\"data\":1,\"clientId\":\""
                 + client.clientId() + "\"}]");
         assertFalse(reply.isDone());

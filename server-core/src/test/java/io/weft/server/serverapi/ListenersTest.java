@@ -33,13 +33,6 @@ class ListenersTest {
         server.close();
     }
 
-    private PollingClient connected(String browser) {
-        PollingClient client = PollingClient.of(server, browser);
-        client.handshake();
-        client.connectNow();
-        return client;
-    }
-
     static List<Object> data(List<Map<String, Object>> messages, String channel) {
         return messages.stream().filter(m -> channel.equals(m.get("channel")) && m.containsKey("data"))
                 .map(m -> m.get("data")).toList();
@@ -58,8 +51,8 @@ class ListenersTest {
                 events.add("removed " + reason);
             }
         });
-        connected("a").disconnect();
-        connected("b");
+        PollingClient.connected(server, "a").disconnect();
+        PollingClient.connected(server, "b");
         scheduler.advance(10_000);
         assertEquals(List.of("added /meta/handshake", "removed DISCONNECTED", "added /meta/handshake",
                 "removed TIMED_OUT"), events);
@@ -78,7 +71,7 @@ class ListenersTest {
                 events.add("removed " + channel);
             }
         });
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         client.subscribe("/news/sport");
         client.unsubscribe("/news/sport");
         for (int i = 0; i < 10; i++) {
@@ -112,7 +105,7 @@ class ListenersTest {
                 events.add("channel unsubscribed");
             }
         }));
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         client.subscribe("/room");
         client.unsubscribe("/room");
         client.subscribe("/room");
@@ -126,9 +119,9 @@ class ListenersTest {
     void aMessageListenerCanVetoAndThePublisherIsTold() {
         server.createChannelIfAbsent("/chat", channel -> channel.addListener(
                 (ServerChannel.MessageListener) (from, c, message) -> !"spam".equals(message.getData())));
-        PollingClient reader = connected("r");
+        PollingClient reader = PollingClient.connected(server, "r");
         reader.subscribe("/chat");
-        PollingClient writer = connected("w");
+        PollingClient writer = PollingClient.connected(server, "w");
         assertEquals("404::message_deleted", writer.publish("/chat", "\"spam\"").get(0).get("error"));
         assertEquals(true, writer.publish("/chat", "\"ham\"").get(0).get("successful"));
         assertEquals(List.of("ham"), data(reader.connectNow(), "/chat"));
@@ -142,9 +135,9 @@ class ListenersTest {
                             from == null ? "server" : "client", "seenOn", c.getId()));
                     return true;
                 }));
-        PollingClient reader = connected("r");
+        PollingClient reader = PollingClient.connected(server, "r");
         reader.subscribe("/chat/room");
-        connected("w").publish("/chat/room", "{\"text\":\"hi\"}");
+        PollingClient.connected(server, "w").publish("/chat/room", "{\"text\":\"hi\"}");
         assertEquals(List.of(Map.of("text", "hi", "from", "client", "seenOn", "/chat/**")),
                 data(reader.connectNow(), "/chat/room"));
     }
@@ -154,9 +147,9 @@ class ListenersTest {
         AtomicReference<Promise<Boolean>> waiting = new AtomicReference<>();
         server.createChannelIfAbsent("/slow", channel -> channel.addListener(
                 (ServerChannel.AsyncMessageListener) (from, c, message, proceed) -> waiting.set(proceed)));
-        PollingClient reader = connected("r");
+        PollingClient reader = PollingClient.connected(server, "r");
         reader.subscribe("/slow");
-        PollingClient writer = connected("w");
+        PollingClient writer = PollingClient.connected(server, "w");
         CompletableFuture<String> reply = writer.sendAsync("[{\"channel\":\"/slow\",\"data\":1,\"clientId\":\""
                 + writer.clientId() + "\"}]");
         assertFalse(reply.isDone());
@@ -204,9 +197,9 @@ class ListenersTest {
                 return true;
             });
         });
-        PollingClient reader = connected("r");
+        PollingClient reader = PollingClient.connected(server, "r");
         reader.subscribe("/t");
-        assertEquals(true, connected("w").publish("/t", "1").get(0).get("successful"));
+        assertEquals(true, PollingClient.connected(server, "w").publish("/t", "1").get(0).get("successful"));
         assertEquals(List.of(1), data(reader.connectNow(), "/t"));
         assertEquals(List.of("second listener ran"), events);
         assertTrue(server.getSession(reader.clientId()).isConnected());
@@ -214,7 +207,7 @@ class ListenersTest {
 
     @Test
     void aSessionRemovedListenerIsToldOnce() {
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         ServerSession session = server.getSession(client.clientId());
         session.addListener((ServerSession.RemovedListener) (s, reason) -> events.add("removed " + reason));
         session.disconnect();

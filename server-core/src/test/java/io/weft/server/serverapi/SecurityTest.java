@@ -27,20 +27,13 @@ class SecurityTest {
         server.close();
     }
 
-    private PollingClient connected(String browser) {
-        PollingClient client = PollingClient.of(server, browser);
-        client.handshake();
-        client.connectNow();
-        return client;
-    }
-
     @Test
     void anyDenyWinsAndItsReasonReachesTheClient() {
         server.createChannelIfAbsent("/members/**").addAuthorizer((op, channel, session, message) ->
                 Authorizer.Result.grant());
         server.createChannelIfAbsent("/members/vip").addAuthorizer((op, channel, session, message) ->
                 op == Authorizer.Operation.PUBLISH ? Authorizer.Result.deny("vip only") : Authorizer.Result.ignore());
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         assertEquals(true, client.subscribe("/members/vip").get("successful"));
         assertEquals("403:vip only:publish_denied", client.publish("/members/vip", "1").get(0).get("error"));
         assertEquals(true, client.publish("/members/lounge", "1").get(0).get("successful"));
@@ -51,7 +44,7 @@ class SecurityTest {
         server.createChannelIfAbsent("/closed/*").addAuthorizer((op, channel, session, message) ->
                 Authorizer.Result.ignore());
         server.createChannelIfAbsent("/closed/x", channel -> channel.setPersistent(true));
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         assertEquals("403::subscribe_denied", client.subscribe("/closed/x").get("error"));
         assertEquals("403::create_denied", client.subscribe("/closed/y").get("error"), "creating is asked first");
         assertEquals(true, client.subscribe("/open/x").get("successful"), "no authorizers: the policy decides");
@@ -66,7 +59,7 @@ class SecurityTest {
             }
         });
         server.createChannelIfAbsent("/existing", channel -> channel.setPersistent(true));
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         assertEquals("403::create_denied", client.subscribe("/new").get("error"));
         assertEquals(true, client.subscribe("/existing").get("successful"));
     }
@@ -76,7 +69,7 @@ class SecurityTest {
         server.createChannelIfAbsent("/buggy").addAuthorizer((op, channel, session, message) -> {
             throw new IllegalStateException("authorizer bug");
         });
-        assertEquals("403::subscribe_denied", connected("a").subscribe("/buggy").get("error"));
+        assertEquals("403::subscribe_denied", PollingClient.connected(server, "a").subscribe("/buggy").get("error"));
     }
 
     @Test

@@ -28,19 +28,12 @@ class ServiceTest {
         server.close();
     }
 
-    private PollingClient connected(String browser) {
-        PollingClient client = PollingClient.of(server, browser);
-        client.handshake();
-        client.connectNow();
-        return client;
-    }
-
     @Test
     void theCallerGetsTheAnswerAndNobodyElse() {
         server.addService("/service/echo", Service.of((from, request) -> Map.of("echo", request.getData(),
                 "caller", from.getId())));
-        PollingClient caller = connected("c");
-        PollingClient bystander = connected("b");
+        PollingClient caller = PollingClient.connected(server, "c");
+        PollingClient bystander = PollingClient.connected(server, "b");
         bystander.send("[{\"channel\":\"/meta/subscribe\",\"clientId\":\"" + bystander.clientId()
                 + "\",\"subscription\":[\"/service/echo\",\"/**\"]}]");
         Map<String, Object> reply = caller.send("[{\"channel\":\"/service/echo\",\"id\":\"7\",\"data\":\"ping\","
@@ -54,7 +47,7 @@ class ServiceTest {
     void aServiceMayAnswerLater() {
         AtomicReference<Promise<Object>> pending = new AtomicReference<>();
         server.addService("/service/slow", (from, request, answer) -> pending.set(answer));
-        PollingClient caller = connected("c");
+        PollingClient caller = PollingClient.connected(server, "c");
         CompletableFuture<String> reply = caller.sendAsync("[{\"channel\":\"/service/slow\",\"data\":1,"
                 + "\"clientId\":\"" + caller.clientId() + "\"}]");
         assertFalse(reply.isDone());
@@ -67,7 +60,7 @@ class ServiceTest {
         server.addService("/service/broken", (from, request, answer) -> {
             throw new IllegalStateException("secret internals");
         });
-        Map<String, Object> reply = connected("c").publish("/service/broken", "1").get(0);
+        Map<String, Object> reply = PollingClient.connected(server, "c").publish("/service/broken", "1").get(0);
         assertEquals("500::service_failed", reply.get("error"));
         assertFalse(reply.toString().contains("secret"));
     }

@@ -30,19 +30,12 @@ class SessionFeaturesTest {
         server.close();
     }
 
-    private PollingClient connected(String browser) {
-        PollingClient client = PollingClient.of(server, browser);
-        client.handshake();
-        client.connectNow();
-        return client;
-    }
-
     @Test
     void deliverReachesOneSessionSkippingChannelListenersButNotExtensions() {
         server.createChannelIfAbsent("/private", channel -> channel.addListener(
                 (ServerChannel.MessageListener) (from, c, message) -> false));
-        PollingClient alice = connected("a");
-        PollingClient bob = connected("b");
+        PollingClient alice = PollingClient.connected(server, "a");
+        PollingClient bob = PollingClient.connected(server, "b");
         bob.subscribe("/private");
         ServerSession session = server.getSession(alice.clientId());
         session.addExtension(new Extension() {
@@ -61,7 +54,7 @@ class SessionFeaturesTest {
 
     @Test
     void attributesBelongToTheSession() {
-        ServerSession session = server.getSession(connected("a").clientId());
+        ServerSession session = server.getSession(PollingClient.connected(server, "a").clientId());
         session.setAttribute("user", "alice");
         assertEquals("alice", session.getAttribute("user"));
         assertEquals(Set.of("user"), session.getAttributeNames());
@@ -72,7 +65,7 @@ class SessionFeaturesTest {
 
     @Test
     void perSessionTimingIsAdvisedAndApplied() {
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         ServerSession session = server.getSession(client.clientId());
         session.setTimeout(5_000);
         session.setInterval(1_000);
@@ -89,7 +82,7 @@ class SessionFeaturesTest {
 
     @Test
     void aBatchOfDeliveriesWakesAHeldConnectOnce() {
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         ServerSession session = server.getSession(client.clientId());
         CompletableFuture<String> held = client.connect();
         session.batch(() -> {
@@ -102,7 +95,7 @@ class SessionFeaturesTest {
 
     @Test
     void aClientBetweenPollsLearnsOfAServerDisconnectOnItsNextRequest() {
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         server.getSession(client.clientId()).disconnect();
         Map<String, Object> reply = client.connectNow().get(0);
         assertEquals("402::session_unknown", reply.get("error"));
@@ -112,7 +105,7 @@ class SessionFeaturesTest {
 
     @Test
     void aServerDisconnectIsForgottenAfterMaxInterval() {
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         server.getSession(client.clientId()).disconnect();
         scheduler.advance(10_000);
         assertEquals("handshake", ((Map<?, ?>) client.connectNow().get(0).get("advice")).get("reconnect"));
@@ -120,7 +113,7 @@ class SessionFeaturesTest {
 
     @Test
     void serverSideDisconnectTellsAHeldPoll() {
-        PollingClient client = connected("a");
+        PollingClient client = PollingClient.connected(server, "a");
         CompletableFuture<String> held = client.connect();
         server.getSession(client.clientId()).disconnect();
         List<Map<String, Object>> replies = PollingClient.await(held);

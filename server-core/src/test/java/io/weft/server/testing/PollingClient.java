@@ -26,6 +26,14 @@ public final class PollingClient {
         return new PollingClient(InMemoryTransport.polling(server), browserId);
     }
 
+    /** A client of {@code browser} that has handshaken and had its first /meta/connect answered. */
+    public static PollingClient connected(BayeuxServer server, String browser) {
+        PollingClient client = of(server, browser);
+        client.handshake();
+        client.connectNow();
+        return client;
+    }
+
     public String clientId() {
         return clientId;
     }
