@@ -11,12 +11,11 @@ import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.StatusCode;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bad input on a socket: the socket is closed with a reason (or the message gets an error reply), the operator gets
@@ -25,20 +24,11 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class BadInputTest {
     private static final int LIMIT = 4096;
-    private static Clients clients;
+    @RegisterExtension
+    static final Clients clients = new Clients();
     private EmbeddedServer server;
     private ScriptedClient bystander;
     private ScriptedClient listener;
-
-    @BeforeAll
-    static void startClients() throws Exception {
-        clients = new Clients();
-    }
-
-    @AfterAll
-    static void stopClients() throws Exception {
-        clients.close();
-    }
 
     @BeforeEach
     void start() throws Exception {

@@ -7,29 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** The behaviour every transport must show, end to end over real sockets, written as raw Bayeux JSON. */
 @Timeout(30)
 class BayeuxBehaviourTest {
-    private static Clients clients;
+    @RegisterExtension
+    static final Clients clients = new Clients();
     private EmbeddedServer server;
-
-    @BeforeAll
-    static void startClients() throws Exception {
-        clients = new Clients();
-    }
-
-    @AfterAll
-    static void stopClients() throws Exception {
-        clients.close();
-    }
 
     @BeforeEach
     void startServer() throws Exception {

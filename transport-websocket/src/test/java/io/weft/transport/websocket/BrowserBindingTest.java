@@ -5,12 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The browser cookie on WebSocket upgrades: set when missing, a session bound to the cookie its client presents, and
@@ -18,18 +17,9 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(30)
 class BrowserBindingTest {
-    private static Clients clients;
+    @RegisterExtension
+    static final Clients clients = new Clients();
     private EmbeddedServer server;
-
-    @BeforeAll
-    static void startClients() throws Exception {
-        clients = new Clients();
-    }
-
-    @AfterAll
-    static void stopClients() throws Exception {
-        clients.close();
-    }
 
     @BeforeEach
     void startServer() throws Exception {

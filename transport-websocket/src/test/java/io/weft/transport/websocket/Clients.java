@@ -3,21 +3,23 @@ package io.weft.transport.websocket;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The HTTP and WebSocket clients a test class shares. They keep no cookies: a test that plays a browser sends its
- * cookie explicitly, and every other client is one that never sends cookies.
+ * The HTTP and WebSocket clients a test class shares, started before its tests and stopped after them:
+ * {@code @RegisterExtension static final Clients clients = new Clients();}. They keep no cookies: a test that plays a
+ * browser sends its cookie explicitly, and every other client is one that never sends cookies.
  */
-final class Clients implements AutoCloseable {
+final class Clients implements BeforeAllCallback, AfterAllCallback {
     private final HttpClient http;
     private final WebSocketClient webSocket;
 
-    Clients() throws Exception {
+    Clients() {
         http = new HttpClient();
         http.setHttpCookieStore(new HttpCookieStore.Empty());
-        http.start();
         webSocket = new WebSocketClient(http);
-        webSocket.start();
     }
 
     HttpClient http() {
@@ -29,7 +31,13 @@ final class Clients implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void beforeAll(ExtensionContext context) throws Exception {
+        http.start();
+        webSocket.start();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
         webSocket.stop();
         http.stop();
     }

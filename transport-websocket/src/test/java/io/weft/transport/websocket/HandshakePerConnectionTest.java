@@ -5,28 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.weft.server.api.ServerOptions;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code requireHandshakePerConnection}: a socket acts only for the sessions it handshook itself. */
 @Timeout(30)
 class HandshakePerConnectionTest {
     private static final String BROWSER = "BAYEUX_BROWSER=same";
-    private static Clients clients;
+    @RegisterExtension
+    static final Clients clients = new Clients();
     private EmbeddedServer server;
-
-    @BeforeAll
-    static void startClients() throws Exception {
-        clients = new Clients();
-    }
-
-    @AfterAll
-    static void stopClients() throws Exception {
-        clients.close();
-    }
 
     @AfterEach
     void stopServer() throws Exception {

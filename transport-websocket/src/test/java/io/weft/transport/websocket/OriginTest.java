@@ -12,11 +12,10 @@ import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.exceptions.UpgradeException;
 import org.eclipse.jetty.websocket.client.ClientUpgradeRequest;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A page from another site cannot open a socket with the browser's cookie (cross-site WebSocket hijacking): the
@@ -25,18 +24,9 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(30)
 public class OriginTest {
-    private static Clients clients;
+    @RegisterExtension
+    static final Clients clients = new Clients();
     private EmbeddedServer server;
-
-    @BeforeAll
-    static void startClients() throws Exception {
-        clients = new Clients();
-    }
-
-    @AfterAll
-    static void stopClients() throws Exception {
-        clients.close();
-    }
 
     @AfterEach
     void stopServer() throws Exception {

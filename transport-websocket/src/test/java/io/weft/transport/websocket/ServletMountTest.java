@@ -21,11 +21,10 @@ import org.eclipse.jetty.ee11.websocket.server.config.JettyWebSocketServletConta
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.websocket.api.ExtensionConfig;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The WAR mount: a web application on Jetty's ee11 Servlet container, its listener mounting websocket through
@@ -33,19 +32,10 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(30)
 class ServletMountTest {
-    private static Clients clients;
+    @RegisterExtension
+    static final Clients clients = new Clients();
     private Server jetty;
     private ServletContextHandler context;
-
-    @BeforeAll
-    static void startClients() throws Exception {
-        clients = new Clients();
-    }
-
-    @AfterAll
-    static void stopClients() throws Exception {
-        clients.close();
-    }
 
     @AfterEach
     void stop() throws Exception {

@@ -7,10 +7,9 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A client that stops reading its socket fills only its own queue; publishers and other subscribers go on. */
 @Timeout(60)
@@ -18,17 +17,8 @@ class SlowConsumerTest {
     private static final int DATA_SIZE = 32 * 1024;
     /** Far more than loopback socket buffers hold (send 4 MB + receive up to 32 MB here): the stall is certain. */
     private static final int MAX_MESSAGES = 4000;
-    private static Clients clients;
-
-    @BeforeAll
-    static void startClients() throws Exception {
-        clients = new Clients();
-    }
-
-    @AfterAll
-    static void stopClients() throws Exception {
-        clients.close();
-    }
+    @RegisterExtension
+    static final Clients clients = new Clients();
 
     @Test
     void clientThatStopsReadingDoesNotHoldUpPublishersOrOtherSubscribers() throws Exception {

@@ -12,25 +12,15 @@ import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.websocket.api.ExtensionConfig;
 import org.eclipse.jetty.websocket.api.Session;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** How each socket is set up: compression, idle timeout, and what the upgrade handler lets through. */
 @Timeout(30)
 class SocketSettingsTest {
-    private static Clients clients;
-
-    @BeforeAll
-    static void startClients() throws Exception {
-        clients = new Clients();
-    }
-
-    @AfterAll
-    static void stopClients() throws Exception {
-        clients.close();
-    }
+    @RegisterExtension
+    static final Clients clients = new Clients();
 
     private static List<String> negotiated(RawSocket socket) {
         return socket.session().getUpgradeResponse().getExtensions().stream().map(ExtensionConfig::getName).toList();

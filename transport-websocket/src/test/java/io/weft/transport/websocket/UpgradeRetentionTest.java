@@ -10,10 +10,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.websocket.api.ExtensionConfig;
 import org.eclipse.jetty.websocket.api.Session;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An open socket does not keep the HTTP/1.1 connection it was upgraded from (see {@code RetainedUpgrade}), and what
@@ -21,17 +20,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(30)
 class UpgradeRetentionTest {
-    private static Clients clients;
-
-    @BeforeAll
-    static void startClients() throws Exception {
-        clients = new Clients();
-    }
-
-    @AfterAll
-    static void stopClients() throws Exception {
-        clients.close();
-    }
+    @RegisterExtension
+    static final Clients clients = new Clients();
 
     @Test
     void openSocketLetsItsHttpConnectionBeCollected() throws Exception {
