@@ -11,16 +11,14 @@ import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.ManualScheduler;
 import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.Snippets;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,8 +26,6 @@ import org.junit.jupiter.api.Test;
 class ServerApiSnippetsTest {
     private static final Path SOURCE = Path.of("src/test/java/io/weft/server/docs/ServerApiSnippets.java");
     private static final Path PAGE = Path.of("../docs/server-api.md");
-    private static final Pattern TAG = Pattern.compile("// tag::([a-z]+)\\[]\\n(.*?)\\n\\s*// end::\\1\\[]",
-            Pattern.DOTALL);
 
     private final BayeuxServer server = BayeuxServer.create(ServerOptions.defaults(), new ManualScheduler());
 
@@ -38,29 +34,9 @@ class ServerApiSnippetsTest {
         server.close();
     }
 
-    static Map<String, String> snippets(String source) {
-        Map<String, String> snippets = new LinkedHashMap<>();
-        Matcher matcher = TAG.matcher(source);
-        while (matcher.find()) {
-            snippets.put(matcher.group(1), dedent(matcher.group(2)));
-        }
-        return snippets;
-    }
-
-    private static String dedent(String block) {
-        List<String> lines = block.lines().toList();
-        int indent = lines.stream().filter(l -> !l.isBlank()).mapToInt(l -> l.length() - l.stripLeading().length())
-                .min().orElse(0);
-        StringBuilder out = new StringBuilder();
-        for (String line : lines) {
-            out.append(line.isBlank() ? "" : line.substring(indent)).append('\n');
-        }
-        return out.toString();
-    }
-
     @Test
     void thePageShowsEverySnippetAsCompiled() throws IOException {
-        Map<String, String> snippets = snippets(Files.readString(SOURCE));
+        Map<String, String> snippets = Snippets.extract(Snippets.JAVA_TAG, Files.readString(SOURCE));
         assertEquals(Set.of("create", "policy", "authorizer", "listener", "sessions", "service", "local",
                 "extension", "deliver", "lazy"), snippets.keySet());
         String page = Files.readString(PAGE);

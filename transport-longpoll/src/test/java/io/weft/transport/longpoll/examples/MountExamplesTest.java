@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.Json;
+import io.weft.server.testing.Snippets;
 import io.weft.transport.longpoll.LongPollingServlet;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
@@ -37,8 +37,6 @@ class MountExamplesTest {
     private static final Path README = Path.of("README.md");
     private static final Path EXAMPLES = Path.of("src/test/java/io/weft/transport/longpoll/examples");
     private static final Path WEB_XML = Path.of("src/test/resources/webapp/WEB-INF/web.xml");
-    private static final Pattern JAVA_TAG =
-            Pattern.compile("// tag::([a-z-]+)\\[]\\n(.*?)\\n\\s*// end::\\1\\[]", Pattern.DOTALL);
     private static final Pattern XML_TAG =
             Pattern.compile("<!-- tag::([a-z-]+)\\[] -->\\n(.*?)\\n\\s*<!-- end::\\1\\[] -->", Pattern.DOTALL);
 
@@ -68,33 +66,13 @@ class MountExamplesTest {
     void readmeShowsEverySnippetAsCompiled() throws IOException {
         Map<String, String> snippets = new LinkedHashMap<>();
         for (String file : List.of("EmbeddedHandlerMount.java", "EmbeddedServletMount.java", "WarListener.java")) {
-            snippets.putAll(snippets(JAVA_TAG, Files.readString(EXAMPLES.resolve(file)), "java"));
+            snippets.putAll(Snippets.fenced(Snippets.JAVA_TAG, Files.readString(EXAMPLES.resolve(file)), "java"));
         }
-        snippets.putAll(snippets(XML_TAG, Files.readString(WEB_XML), "xml"));
+        snippets.putAll(Snippets.fenced(XML_TAG, Files.readString(WEB_XML), "xml"));
         assertEquals(List.of("handler", "servlet", "listener", "web-xml"), List.copyOf(snippets.keySet()));
         String readme = Files.readString(README);
         snippets.forEach((name, block) -> assertTrue(readme.contains(block),
                 "README.md does not show snippet '" + name + "' as compiled:\n" + block));
-    }
-
-    private static Map<String, String> snippets(Pattern tag, String source, String language) {
-        Map<String, String> snippets = new LinkedHashMap<>();
-        Matcher matcher = tag.matcher(source);
-        while (matcher.find()) {
-            snippets.put(matcher.group(1), "```" + language + "\n" + dedent(matcher.group(2)) + "```");
-        }
-        return snippets;
-    }
-
-    private static String dedent(String block) {
-        List<String> lines = block.lines().toList();
-        int indent = lines.stream().filter(l -> !l.isBlank()).mapToInt(l -> l.length() - l.stripLeading().length())
-                .min().orElse(0);
-        StringBuilder out = new StringBuilder();
-        for (String line : lines) {
-            out.append(line.isBlank() ? "" : line.substring(indent)).append('\n');
-        }
-        return out.toString();
     }
 
     @Test
