@@ -4,6 +4,8 @@
 Saturation: the most delivered messages/s a server reached at any offered rate, per round; the median over rounds.
 p99 at a fixed rate: 10,000 offered msgs/s (the issue's reference) if every server sustained it in every round
 (delivered >= 90% of offered, < 1% lost), else the highest such rate; its p99 per server, the median over rounds. Idle memory: the median over rounds.
+Beside saturation: the server's and the load client's CPU (% of one core) during the step that reached it, when the
+CSV has them; a client near 100% means that step measured the client's ceiling, not the server's.
 """
 import csv
 import statistics
@@ -14,6 +16,12 @@ SERVERS = ["weft", "cometd", "faye"]
 REFERENCE_RATE = 10000.0
 
 
+def cpu(row, column):
+    """A CPU column as a rounded percentage, or ? when the CSV predates it or the value was not readable."""
+    value = row.get(column) or "nan"
+    return "?" if value == "nan" else f"{float(value):.0f}"
+
+
 def main(chat_csv, idle_csv):
     rows = list(csv.DictReader(open(chat_csv)))
     idle = list(csv.DictReader(open(idle_csv)))
@@ -21,12 +29,15 @@ def main(chat_csv, idle_csv):
     for transport in ["websocket", "long-polling"]:
         t_rows = [r for r in rows if r["transport"] == transport]
         sat = defaultdict(lambda: defaultdict(float))
+        cpu_at_sat = defaultdict(dict)
         ok = defaultdict(set)
         p99 = defaultdict(lambda: defaultdict(list))
         rounds = sorted({r["label"] for r in t_rows})
         for r in t_rows:
             s, lbl, off = r["server"], r["label"], float(r["offered_per_s"])
-            sat[s][lbl] = max(sat[s][lbl], float(r["delivered_per_s"]))
+            if float(r["delivered_per_s"]) > sat[s][lbl]:
+                sat[s][lbl] = float(r["delivered_per_s"])
+                cpu_at_sat[s][lbl] = f"{cpu(r, 'server_cpu_pct')}/{cpu(r, 'client_cpu_pct')}"
             if float(r["delivered_per_s"]) >= 0.9 * off and float(r["lost_pct"]) < 1.0:
                 ok[(s, lbl)].add(off)
             p99[s][off].append(float(r["p99_ms"]))
@@ -40,13 +51,15 @@ def main(chat_csv, idle_csv):
         med_sat = {s: statistics.median(sat[s].values()) for s in present}
         med_p99 = {s: statistics.median(p99[s][fixed]) for s in present} if fixed else {}
         out.append(f"### {transport}\n")
-        out.append("| server | delivered msgs/s at saturation (per round) | median | p99 at "
-                   f"{fixed:.0f} msgs/s (ms) |" if fixed else "| server | saturation per round | median | p99 |")
-        out.append("|---|---|---|---|")
+        out.append("| server | delivered msgs/s at saturation (per round) | server/client CPU % there (per round) "
+                   "| median | p99 at " f"{fixed:.0f} msgs/s (ms) |" if fixed
+                   else "| server | saturation per round | server/client CPU % | median | p99 |")
+        out.append("|---|---|---|---|---|")
         for s in present:
             per_round = ", ".join(f"{sat[s][lbl]:.0f}" for lbl in rounds)
+            cpus = ", ".join(cpu_at_sat[s].get(lbl, "?") for lbl in rounds)
             p = f"{med_p99[s]:.1f}" if s in med_p99 else "n/a"
-            out.append(f"| {s} | {per_round} | {med_sat[s]:.0f} | {p} |")
+            out.append(f"| {s} | {per_round} | {cpus} | {med_sat[s]:.0f} | {p} |")
         peers = [s for s in present if s != "weft"]
         if "weft" in present and peers:
             best_sat = max(peers, key=lambda s: med_sat[s])

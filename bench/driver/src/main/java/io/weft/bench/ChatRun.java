@@ -22,9 +22,11 @@ import org.HdrHistogram.Recorder;
  * The ladder stops at the knee: deliveries falling behind the offered rate, or p99 past a bound.
  */
 final class ChatRun {
+    /** This driver's own process: its CPU shows whether a step was bound by the load client rather than the server. */
+    private static final long SELF = ProcessHandle.current().pid();
     private static final String HEADER = "server,transport,clients,rooms,size,offered_per_s,publish_per_s,"
             + "delivered_per_s,expected,received,lost_pct,p50_ms,p90_ms,p99_ms,max_ms,load_avg,label,server_cpu_pct,"
-            + "server_cpu_us_per_msg";
+            + "server_cpu_us_per_msg,client_cpu_pct";
 
     private final Recorder latency = new Recorder(TimeUnit.SECONDS.toMicros(60), 3);
     private final LongAdder arrivals = new LongAdder();
@@ -82,6 +84,7 @@ final class ChatRun {
                 long expected = 0;
                 long arrivalsAtStart = -1;
                 long cpuAtStart = -1;
+                long clientCpuAtStart = -1;
                 long next = start;
                 while (next < windowEnd) {
                     long now = System.nanoTime();
@@ -92,6 +95,7 @@ final class ChatRun {
                     if (arrivalsAtStart < 0 && now >= windowStart) {
                         arrivalsAtStart = arrivals.sum();
                         cpuAtStart = ProcessCpu.nanos(serverPid);
+                        clientCpuAtStart = ProcessCpu.nanos(SELF);
                     }
                     for (int b = 0; b < burst; b++) {
                         int room = random.nextInt(rooms);
@@ -109,6 +113,7 @@ final class ChatRun {
                 }
                 long arrivalsAtEnd = arrivals.sum();
                 long cpuAtEnd = ProcessCpu.nanos(serverPid);
+                long clientCpuAtEnd = ProcessCpu.nanos(SELF);
                 if (arrivalsAtStart < 0) {
                     arrivalsAtStart = arrivalsAtEnd;
                 }
@@ -118,6 +123,8 @@ final class ChatRun {
                         : 100.0 * (cpuAtEnd - cpuAtStart) / windowNanos;
                 double cpuPerMsg = cpuAtStart < 0 || cpuAtEnd < 0 || arrivalsAtEnd == arrivalsAtStart ? Double.NaN
                         : (cpuAtEnd - cpuAtStart) / 1000.0 / (arrivalsAtEnd - arrivalsAtStart);
+                double clientCpuPct = clientCpuAtStart < 0 || clientCpuAtEnd < 0 ? Double.NaN
+                        : 100.0 * (clientCpuAtEnd - clientCpuAtStart) / windowNanos;
                 // Drain: give late messages of the window up to 5 s to arrive (they count as received, with their
                 // full latency), then a short pause before the next rate.
                 long drainUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -129,10 +136,10 @@ final class ChatRun {
                 long received = windowReceived.sum();
                 double lostPct = expected == 0 ? 0 : 100.0 * Math.max(0, expected - received) / expected;
                 double p99 = h.getValueAtPercentile(99) / 1000.0;
-                String row = String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%.0f,%.1f,%.0f,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%s,%.1f,%.2f",
+                String row = String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%.0f,%.1f,%.0f,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%s,%.1f,%.2f,%.1f",
                         server, transport, clientCount, rooms, size, offered, publishRate, delivered, expected,
                         received, lostPct, h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
-                        p99, h.getMaxValue() / 1000.0, Args.loadAverage(), label, cpuPct, cpuPerMsg);
+                        p99, h.getMaxValue() / 1000.0, Args.loadAverage(), label, cpuPct, cpuPerMsg, clientCpuPct);
                 if (!record) {
                     System.err.println("prewarm: " + row);
                     Thread.sleep(1000);
