@@ -32,6 +32,7 @@ def main(chat_csv, idle_csv):
         cpu_at_sat = defaultdict(dict)
         ok = defaultdict(set)
         p99 = defaultdict(lambda: defaultdict(list))
+        cost = defaultdict(lambda: defaultdict(list))
         rounds = sorted({r["label"] for r in t_rows})
         for r in t_rows:
             s, lbl, off = r["server"], r["label"], float(r["offered_per_s"])
@@ -41,6 +42,8 @@ def main(chat_csv, idle_csv):
             if float(r["delivered_per_s"]) >= 0.9 * off and float(r["lost_pct"]) < 1.0:
                 ok[(s, lbl)].add(off)
             p99[s][off].append(float(r["p99_ms"]))
+            if r.get("server_cpu_us_per_msg") not in (None, "", "nan"):
+                cost[s][off].append(float(r["server_cpu_us_per_msg"]))
         present = [s for s in SERVERS if s in sat]
         common = None
         for s in present:
@@ -50,6 +53,10 @@ def main(chat_csv, idle_csv):
         fixed = (REFERENCE_RATE if common and REFERENCE_RATE in common else max(common)) if common else None
         med_sat = {s: statistics.median(sat[s].values()) for s in present}
         med_p99 = {s: statistics.median(p99[s][fixed]) for s in present} if fixed else {}
+        # Server CPU per delivered message at the highest rate every server sustained in every round: what a server
+        # spends per message under the same load, which the load client's own ceiling does not cap.
+        top = max(common) if common else None
+        med_cost = {s: statistics.median(cost[s][top]) for s in present if cost[s].get(top)} if top else {}
         out.append(f"### {transport}\n")
         out.append("| server | delivered msgs/s at saturation (per round) | server/client CPU % there (per round) "
                    "| median | p99 at " f"{fixed:.0f} msgs/s (ms) |" if fixed
@@ -70,6 +77,11 @@ def main(chat_csv, idle_csv):
                 best_p99 = min(peers, key=lambda s: med_p99[s])
                 out.append(f"- p99 at {fixed:.0f} msgs/s, Weft / best peer ({best_p99}): "
                            f"**{med_p99['weft'] / med_p99[best_p99]:.2f}x** (target <= 0.5)")
+            if "weft" in med_cost and any(p in med_cost for p in peers):
+                costs = ", ".join(f"{s} {med_cost[s]:.1f}" for s in present if s in med_cost)
+                cheapest = min((p for p in peers if p in med_cost), key=lambda p: med_cost[p])
+                out.append(f"- server CPU per delivered message at {top:.0f} msgs/s (µs, median): {costs}; "
+                           f"Weft / cheapest peer ({cheapest}): **{med_cost['weft'] / med_cost[cheapest]:.2f}x**")
         out.append("")
     out.append("### idle memory per session (median over rounds)\n")
     out.append("| server | transport | sessions | heap B/session | RSS B/session |")
