@@ -1,6 +1,5 @@
 package io.weft.bench;
 
-import io.weft.client.BayeuxClient;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import java.nio.file.Path;
@@ -56,15 +55,23 @@ final class ChatRun {
 
         int perRoom = Math.max(1, clientCount / rooms);
         String padding = "x".repeat(Math.max(1, size - 30)); // {"t":1234567890123456,"p":"..."} is about size bytes
-        try (Clients clients = new Clients(transport, urls, args.getInt("max-threads", 64))) {
-            MessageListenerImpl listener = new MessageListenerImpl();
-            int ready = clients.connect(clientCount, args.getInt("in-flight", 500), args.getLong("connect-s", 180),
-                    (index, client, done) -> client.subscribe("/chat/room" + (index % rooms), listener,
-                            Clients.successOnly(done)));
-            System.err.printf("%s %s: %d/%d clients ready%n", server, transport, ready, clientCount);
-            if (ready < clientCount) {
-                throw new IllegalStateException("only " + ready + " of " + clientCount + " clients connected");
+        boolean lean = args.get("client", "library").equals("lean");
+        if (lean && !transport.equals("websocket")) {
+            throw new IllegalArgumentException("--client=lean speaks websocket only");
+        }
+        try (Clients clients = lean ? null : new Clients(transport, urls, args.getInt("max-threads", 64));
+                LeanSockets sockets = lean ? LeanSockets.open(urls, clientCount, rooms, this::arrived) : null) {
+            if (!lean) {
+                MessageListenerImpl listener = new MessageListenerImpl();
+                int ready = clients.connect(clientCount, args.getInt("in-flight", 500), args.getLong("connect-s", 180),
+                        (index, client, done) -> client.subscribe("/chat/room" + (index % rooms), listener,
+                                Clients.successOnly(done)));
+                if (ready < clientCount) {
+                    throw new IllegalStateException("only " + ready + " of " + clientCount + " clients connected");
+                }
             }
+            System.err.printf("%s %s (%s client): %d clients ready%n", server, transport, lean ? "lean" : "library",
+                    clientCount);
             Thread.sleep(500);
             SplittableRandom random = new SplittableRandom(42);
             long prewarmMs = args.getLong("prewarm-ms", 10_000);
@@ -100,11 +107,15 @@ final class ChatRun {
                     for (int b = 0; b < burst; b++) {
                         int room = random.nextInt(rooms);
                         int member = room + rooms * random.nextInt(perRoom);
-                        BayeuxClient publisher = clients.all.get(Math.min(member, clientCount - 1));
-                        Map<String, Object> data = new LinkedHashMap<>(2);
-                        data.put("t", next);
-                        data.put("p", padding);
-                        publisher.publish("/chat/room" + room, data, Promise.noop());
+                        int from = Math.min(member, clientCount - 1);
+                        if (lean) {
+                            sockets.publish(from, "/chat/room" + room, next, padding);
+                        } else {
+                            Map<String, Object> data = new LinkedHashMap<>(2);
+                            data.put("t", next);
+                            data.put("p", padding);
+                            clients.all.get(from).publish("/chat/room" + room, data, Promise.noop());
+                        }
                         if (next >= windowStart) {
                             expected += subscribers(room, rooms, clientCount);
                         }
@@ -162,19 +173,24 @@ final class ChatRun {
         return (clients - room + rooms - 1) / rooms; // how many i in [0, clients) have i % rooms == room
     }
 
+    /** One chat message arrived at {@code now}, sent (intended) at {@code t}; both {@code System.nanoTime()}. */
+    private void arrived(long t, long now) {
+        arrivals.increment();
+        if (t >= windowStart && t < windowEnd) {
+            windowReceived.increment();
+            latency.recordValue(Math.min(TimeUnit.SECONDS.toMicros(60), Math.max(0, (now - t) / 1000)));
+        }
+    }
+
     private final class MessageListenerImpl implements io.weft.client.MessageListener {
         @Override
         public void onMessage(Message message) {
             long now = System.nanoTime();
-            arrivals.increment();
             Object data = message.getData();
-            if (!(data instanceof Map<?, ?> map) || !(map.get("t") instanceof Number sent)) {
-                return;
-            }
-            long t = sent.longValue();
-            if (t >= windowStart && t < windowEnd) {
-                windowReceived.increment();
-                latency.recordValue(Math.min(TimeUnit.SECONDS.toMicros(60), Math.max(0, (now - t) / 1000)));
+            if (data instanceof Map<?, ?> map && map.get("t") instanceof Number sent) {
+                arrived(sent.longValue(), now);
+            } else {
+                arrivals.increment();
             }
         }
     }

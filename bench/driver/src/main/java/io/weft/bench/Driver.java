@@ -25,7 +25,8 @@ import org.HdrHistogram.Recorder;
 
 /**
  * The benchmark driver: {@code chat}, {@code idle}, {@code emit}, {@code relay} and {@code chart}, each with
- * {@code --flags}; see bench/README.md and the scripts that call it.
+ * {@code --flags}; see docs/benchmarks/README.md and the bench/*.sh scripts that call it. {@code chat --client=lean}
+ * runs the websocket chat load on {@link LeanSockets} instead of io.weft.client.
  */
 public final class Driver {
     private static final ObjectMapper JSON = new ObjectMapper();
