@@ -3,8 +3,8 @@
 
 Saturation: the most delivered messages/s a server reached at any offered rate, per round; the median over rounds.
 p99 at a fixed rate: 10,000 offered msgs/s (the issue's reference) if every server sustained it in every round
-(delivered >= 90% of offered, < 1% lost, p99 <= 1 s: the driver's knee rule), and the highest rate every server sustained in every round; the p99 per
-server at each, the median over rounds. Idle memory: the median over rounds.
+(delivered >= 90% of offered, < 1% lost, p99 <= 1 s: the driver's knee rule), and the highest rate every server
+sustained in every round; the p99 per server at each, the median over rounds. Idle memory: the median over rounds.
 Beside saturation: the server's and the load client's CPU (% of one core) during the step that reached it, when the
 CSV has them; a client near 100% means that step measured the client's ceiling, not the server's.
 """

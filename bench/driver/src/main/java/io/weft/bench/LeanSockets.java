@@ -217,12 +217,15 @@ final class LeanSockets implements AutoCloseable {
                 frame.put((byte) (0x80 | 127)).putLong(payload.length);
             }
             frame.putInt(0).put(payload).flip();
-            synchronized (this) {
-                try {
-                    writeFully(channel, frame);
-                } catch (IOException x) {
-                    throw new IllegalStateException("lean client: write failed: " + x.getMessage(), x);
-                }
+            write(frame);
+        }
+
+        /** Writes one whole frame; frames from the publishing thread and the selector thread never interleave. */
+        private synchronized void write(ByteBuffer frame) {
+            try {
+                writeFully(channel, frame);
+            } catch (IOException x) {
+                throw new IllegalStateException("lean client: write failed: " + x.getMessage(), x);
             }
         }
 
@@ -350,12 +353,10 @@ final class LeanSockets implements AutoCloseable {
             }
             ByteBuffer frame = ByteBuffer.allocate(length + 6);
             frame.put((byte) 0x8A).put((byte) (0x80 | length)).putInt(0).put(bytes, start, length).flip();
-            synchronized (this) {
-                try {
-                    writeFully(channel, frame);
-                } catch (IOException x) {
-                    System.err.println("lean client: pong failed: " + x);
-                }
+            try {
+                write(frame);
+            } catch (IllegalStateException x) {
+                System.err.println("lean client: pong failed: " + x.getMessage());
             }
         }
     }
