@@ -24,6 +24,13 @@ public record BayeuxError(int code, String reason, String message) {
     public static final BayeuxError MESSAGE_DELETED = new BayeuxError(404, null, "message_deleted");
     /** The session was disconnected by the server because its queue overflowed (slow consumer). */
     public static final BayeuxError QUEUE_FULL = new BayeuxError(408, null, "queue_full");
+    /**
+     * A bound on what a client may make the server hold was reached; {@link #limitExceeded(Limit)} names it, as in
+     * {@code 429:maxSessionsPerAddress:limit_exceeded}.
+     */
+    public static final BayeuxError LIMIT_EXCEEDED = new BayeuxError(429, null, "limit_exceeded");
+    /** The server is closing: the client should handshake again, with another node if there is one. */
+    public static final BayeuxError SERVER_CLOSING = new BayeuxError(503, null, "server_closing");
 
     public BayeuxError {
         Objects.requireNonNull(message, "message");
@@ -35,6 +42,11 @@ public record BayeuxError(int code, String reason, String message) {
     /** The same error with {@code reason} as its middle part: {@code 403:<reason>:publish_denied}. */
     public BayeuxError withReason(String reason) {
         return new BayeuxError(code, reason, message);
+    }
+
+    /** {@link #LIMIT_EXCEEDED}, naming the option that sets {@code limit}. */
+    public static BayeuxError limitExceeded(Limit limit) {
+        return LIMIT_EXCEEDED.withReason(limit.option());
     }
 
     /** The wire form, {@code code:reason:message}. */

@@ -6,6 +6,7 @@ import io.weft.server.spi.Engine;
 import io.weft.server.spi.Scheduler;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -90,10 +91,20 @@ public interface BayeuxServer extends AutoCloseable {
      */
     ServerChannel addService(String channelId, Service service);
 
+    /**
+     * How many times each {@link Limit} has refused something since the server started: every limit, zero included.
+     * A snapshot; cheap enough to poll.
+     */
+    Map<Limit, Long> getRefusals();
+
     /** The engine, for transports: see {@link Engine}. Applications do not need it. */
     Engine engine();
 
-    /** Ends every session (without telling the clients) and stops the server's timers. Idempotent. */
+    /**
+     * Closes the server: every held {@code /meta/connect} is answered with advice {@code reconnect: handshake} (so
+     * clients go to another node, or come back when this one is up again), every session ends, new handshakes are
+     * refused with {@code 503::server_closing}, and the server's own timer thread stops. Idempotent.
+     */
     @Override
     void close();
 

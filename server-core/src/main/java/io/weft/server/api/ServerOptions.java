@@ -42,8 +42,24 @@ import java.util.Objects;
  *     (default false).
  * @param maxLazyTimeout how long a message published to a lazy channel may wait before it is sent (default 5000);
  *     channels may set less.
- * @param maxAckedBatches how many unacknowledged {@code /meta/connect} batches the acknowledgement extension keeps per
- *     session before it forgets the oldest (default 1000).
+ * @param maxUnacknowledged how many delivered but unacknowledged messages the acknowledgement extension keeps per
+ *     session to send again (default 10000); past it the oldest are forgotten and counted.
+ * @param maxChannelLength the longest channel name a client may use, in characters (default 255).
+ * @param maxChannelDepth the most segments a channel name a client uses may have (default 32).
+ * @param maxChannels how many channels may exist before client subscriptions that would create more are refused
+ *     (default 200000). Channels server code creates count, but are never refused.
+ * @param clientRootWildcards whether clients may subscribe to {@code /*} and {@code /**}, which receive every
+ *     broadcast on the server (default false). Server code may always.
+ * @param maxSessions how many sessions may be live at once; handshakes past it are refused (default 100000).
+ * @param maxSessionsPerAddress how many live sessions one remote address may hold (an IPv6 address counts by its
+ *     /64 prefix) (default 1000). Behind a reverse proxy every client has the proxy's address: raise it there.
+ * @param maxLiveSessionsPerBrowser how many live sessions one browser (one browser cookie) may hold (default 100).
+ * @param maxSubscriptionsPerSession how many channels one client session may be subscribed to, and the most
+ *     channels one {@code /meta/subscribe} or {@code /meta/unsubscribe} may name (default 256).
+ * @param maxMessagesPerBatch the most messages in one request body, JSONP request or WebSocket frame (default 500).
+ * @param maxJsonDepth the deepest nesting of JSON arrays and objects accepted in input (default 64).
+ * @param maxPendingFrames how many frames (replies, pushed messages, pongs) may wait to be written on one WebSocket;
+ *     a peer that makes more wait is closed with 1008 (default 16).
  */
 public record ServerOptions(
         long timeout,
@@ -64,7 +80,18 @@ public record ServerOptions(
         boolean webSocketDeflate,
         boolean requireHandshakePerConnection,
         long maxLazyTimeout,
-        int maxAckedBatches) {
+        int maxUnacknowledged,
+        int maxChannelLength,
+        int maxChannelDepth,
+        int maxChannels,
+        boolean clientRootWildcards,
+        int maxSessions,
+        int maxSessionsPerAddress,
+        int maxLiveSessionsPerBrowser,
+        int maxSubscriptionsPerSession,
+        int maxMessagesPerBatch,
+        int maxJsonDepth,
+        int maxPendingFrames) {
 
     /** What happens to a message that arrives for a session whose queue is full. */
     public enum OverflowPolicy {
@@ -115,7 +142,17 @@ public record ServerOptions(
         requireAtLeast("maxSessionsPerBrowser", maxSessionsPerBrowser, 1);
         Objects.requireNonNull(browserCookie, "browserCookie");
         requireAtLeast("maxLazyTimeout", maxLazyTimeout, 0);
-        requireAtLeast("maxAckedBatches", maxAckedBatches, 1);
+        requireAtLeast("maxUnacknowledged", maxUnacknowledged, 1);
+        requireAtLeast("maxChannelLength", maxChannelLength, 2);
+        requireAtLeast("maxChannelDepth", maxChannelDepth, 1);
+        requireAtLeast("maxChannels", maxChannels, 1);
+        requireAtLeast("maxSessions", maxSessions, 1);
+        requireAtLeast("maxSessionsPerAddress", maxSessionsPerAddress, 1);
+        requireAtLeast("maxLiveSessionsPerBrowser", maxLiveSessionsPerBrowser, 1);
+        requireAtLeast("maxSubscriptionsPerSession", maxSubscriptionsPerSession, 1);
+        requireAtLeast("maxMessagesPerBatch", maxMessagesPerBatch, 1);
+        requireAtLeast("maxJsonDepth", maxJsonDepth, 2);
+        requireAtLeast("maxPendingFrames", maxPendingFrames, 2);
         allowedOrigins = List.copyOf(Objects.requireNonNull(allowedOrigins, "allowedOrigins"));
         for (String origin : allowedOrigins) {
             if (!origin.equals("*") && !origin.matches("[a-zA-Z][a-zA-Z0-9+.-]*://[^/\\s]+")) {
@@ -169,7 +206,18 @@ public record ServerOptions(
         private boolean webSocketDeflate = true;
         private boolean requireHandshakePerConnection = false;
         private long maxLazyTimeout = 5_000;
-        private int maxAckedBatches = 1_000;
+        private int maxUnacknowledged = 10_000;
+        private int maxChannelLength = 255;
+        private int maxChannelDepth = 32;
+        private int maxChannels = 200_000;
+        private boolean clientRootWildcards = false;
+        private int maxSessions = 100_000;
+        private int maxSessionsPerAddress = 1_000;
+        private int maxLiveSessionsPerBrowser = 100;
+        private int maxSubscriptionsPerSession = 256;
+        private int maxMessagesPerBatch = 500;
+        private int maxJsonDepth = 64;
+        private int maxPendingFrames = 16;
 
         private Builder() {
         }
@@ -193,7 +241,18 @@ public record ServerOptions(
             webSocketDeflate = o.webSocketDeflate;
             requireHandshakePerConnection = o.requireHandshakePerConnection;
             maxLazyTimeout = o.maxLazyTimeout;
-            maxAckedBatches = o.maxAckedBatches;
+            maxUnacknowledged = o.maxUnacknowledged;
+            maxChannelLength = o.maxChannelLength;
+            maxChannelDepth = o.maxChannelDepth;
+            maxChannels = o.maxChannels;
+            clientRootWildcards = o.clientRootWildcards;
+            maxSessions = o.maxSessions;
+            maxSessionsPerAddress = o.maxSessionsPerAddress;
+            maxLiveSessionsPerBrowser = o.maxLiveSessionsPerBrowser;
+            maxSubscriptionsPerSession = o.maxSubscriptionsPerSession;
+            maxMessagesPerBatch = o.maxMessagesPerBatch;
+            maxJsonDepth = o.maxJsonDepth;
+            maxPendingFrames = o.maxPendingFrames;
         }
 
         public Builder timeout(long millis) {
@@ -286,8 +345,63 @@ public record ServerOptions(
             return this;
         }
 
-        public Builder maxAckedBatches(int batches) {
-            this.maxAckedBatches = batches;
+        public Builder maxUnacknowledged(int messages) {
+            this.maxUnacknowledged = messages;
+            return this;
+        }
+
+        public Builder maxChannelLength(int characters) {
+            this.maxChannelLength = characters;
+            return this;
+        }
+
+        public Builder maxChannelDepth(int segments) {
+            this.maxChannelDepth = segments;
+            return this;
+        }
+
+        public Builder maxChannels(int channels) {
+            this.maxChannels = channels;
+            return this;
+        }
+
+        public Builder clientRootWildcards(boolean allow) {
+            this.clientRootWildcards = allow;
+            return this;
+        }
+
+        public Builder maxSessions(int sessions) {
+            this.maxSessions = sessions;
+            return this;
+        }
+
+        public Builder maxSessionsPerAddress(int sessions) {
+            this.maxSessionsPerAddress = sessions;
+            return this;
+        }
+
+        public Builder maxLiveSessionsPerBrowser(int sessions) {
+            this.maxLiveSessionsPerBrowser = sessions;
+            return this;
+        }
+
+        public Builder maxSubscriptionsPerSession(int channels) {
+            this.maxSubscriptionsPerSession = channels;
+            return this;
+        }
+
+        public Builder maxMessagesPerBatch(int messages) {
+            this.maxMessagesPerBatch = messages;
+            return this;
+        }
+
+        public Builder maxJsonDepth(int depth) {
+            this.maxJsonDepth = depth;
+            return this;
+        }
+
+        public Builder maxPendingFrames(int frames) {
+            this.maxPendingFrames = frames;
             return this;
         }
 
@@ -296,7 +410,10 @@ public record ServerOptions(
             return new ServerOptions(timeout, interval, maxInterval, maxQueue, queueOverflow, maxMessageSize,
                     maxMessagesPerFrame, sweepPeriod, broadcastToPublisher, metaConnectDeliveryOnly,
                     multiSessionInterval, maxSessionsPerBrowser, browserCookie, trustClientId, allowedOrigins,
-                    webSocketDeflate, requireHandshakePerConnection, maxLazyTimeout, maxAckedBatches);
+                    webSocketDeflate, requireHandshakePerConnection, maxLazyTimeout, maxUnacknowledged, maxChannelLength,
+                    maxChannelDepth, maxChannels, clientRootWildcards, maxSessions, maxSessionsPerAddress,
+                    maxLiveSessionsPerBrowser, maxSubscriptionsPerSession, maxMessagesPerBatch, maxJsonDepth,
+                    maxPendingFrames);
         }
     }
 }

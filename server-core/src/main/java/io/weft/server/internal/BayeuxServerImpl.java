@@ -3,6 +3,7 @@ package io.weft.server.internal;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ChannelId;
 import io.weft.server.api.Extension;
+import io.weft.server.api.Limit;
 import io.weft.server.api.LocalSession;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerChannel;
@@ -21,6 +22,7 @@ import io.weft.server.spi.Engine;
 import io.weft.server.spi.Scheduler;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,7 +33,8 @@ public final class BayeuxServerImpl implements BayeuxServer {
     private final ServerOptions options;
     private final Scheduler scheduler;
     private final boolean ownsScheduler;
-    private final JsonCodec codec = new JsonCodec();
+    private final Refusals refusals = new Refusals();
+    private final JsonCodec codec;
     private final Guard guard = new Guard();
     private final Listeners listeners = new Listeners(guard);
     private final ExtensionChain extensions = new ExtensionChain(guard);
@@ -46,15 +49,16 @@ public final class BayeuxServerImpl implements BayeuxServer {
         this.options = Objects.requireNonNull(options, "options");
         this.scheduler = scheduler;
         this.ownsScheduler = ownsScheduler;
+        this.codec = new JsonCodec(options.maxJsonDepth(), options.maxMessagesPerBatch(), refusals);
         EngineHooks hooks = new EngineHooks(options, listeners, extensions, guard);
         this.tree = new ChannelTree(hooks);
-        this.sessions = new SessionRegistry(options, scheduler);
+        this.sessions = new SessionRegistry(options, scheduler, refusals);
         sessions.setHooks(hooks);
         Delivery delivery = new Delivery(extensions);
         Publisher publisher = new Publisher(tree, new LocalBroker(tree, delivery, options.broadcastToPublisher()), guard);
         hooks.wire(delivery, publisher);
         this.engine = new EngineImpl(new EngineParts(this, codec, sessions, tree, extensions, publisher, listeners,
-                guard, services::get));
+                guard, refusals, services::get));
         scheduleSweep();
     }
 
@@ -147,6 +151,11 @@ public final class BayeuxServerImpl implements BayeuxServer {
         ServerChannel channel = tree.getOrCreate(id);
         channel.setPersistent(true);
         return channel;
+    }
+
+    @Override
+    public Map<Limit, Long> getRefusals() {
+        return refusals.snapshot();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.weft.server.spi;
 
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
+import java.net.InetAddress;
 import java.util.List;
 
 /**
@@ -28,6 +29,14 @@ public interface Connection {
      * none. A session created or resumed with a browser id is bound to it: requests without it are refused.
      */
     String browserId();
+
+    /**
+     * The address of the client at the other end, or null when there is none (an in-JVM connection). Sessions are
+     * counted per address ({@link io.weft.server.api.ServerOptions#maxSessionsPerAddress()}).
+     */
+    default InetAddress remoteAddress() {
+        return null;
+    }
 
     /**
      * Writes messages (replies and deliveries) to the client, as one JSON array.

@@ -1,5 +1,6 @@
 package io.weft.server.spi;
 
+import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
 
 /**
@@ -25,6 +26,13 @@ public interface Engine {
      * {@code supportedConnectionTypes}, in the order announced.
      */
     void addConnectionType(String type);
+
+    /**
+     * Counts a refusal a transport made itself (a body over {@code maxMessageSize}, a socket closed for
+     * {@code maxPendingFrames}), so that {@link io.weft.server.api.BayeuxServer#getRefusals()} shows it beside the
+     * engine's own. Cheap; any thread.
+     */
+    void refused(Limit limit);
 
     /** Starts the engine's side of a new connection: a WebSocket that just opened, or one HTTP request. */
     Inbound open(Connection connection);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.server.internal.session.SessionImpl;
@@ -126,18 +127,43 @@ class AckExtensionTest {
     }
 
     @Test
-    void unacknowledgedBatchesAreBounded() {
-        start(ServerOptions.builder().maxAckedBatches(2).build());
+    void unacknowledgedMessagesAreBoundedInMessagesNotBatches() {
+        start(ServerOptions.builder().maxUnacknowledged(3).build());
         PollingClient client = PollingClient.of(server, "b");
         client.useClientId((String) client.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
                 + "\"ext\":{\"ack\":true}}]").get(0).get("clientId"));
         client.subscribe("/x");
         for (int i = 0; i < 5; i++) {
-            publisher.publish("/x", String.valueOf(i));
+            publisher.publish("/x", String.valueOf(2 * i));
+            publisher.publish("/x", String.valueOf(2 * i + 1));
             client.connectNow();
         }
         SessionImpl session = (SessionImpl) server.getSession(client.clientId());
-        assertEquals(2, session.ackTracker().pending());
+        assertEquals(3, session.ackTracker().pendingMessages());
+        assertEquals(7, server.getRefusals().get(Limit.UNACKNOWLEDGED));
+    }
+
+    @Test
+    void aClientThatAlwaysAcknowledgesZeroGetsABoundedReplayWithinMaxQueue() {
+        start(ServerOptions.builder().maxUnacknowledged(50).maxQueue(20).build());
+        PollingClient client = PollingClient.of(server, "b");
+        client.useClientId((String) client.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+                + "\"ext\":{\"ack\":true}}]").get(0).get("clientId"));
+        client.subscribe("/x");
+        String ackZero = "[{\"channel\":\"/meta/connect\",\"connectionType\":\"long-polling\",\"clientId\":\""
+                + client.clientId() + "\",\"advice\":{\"timeout\":0},\"ext\":{\"ack\":0}}]";
+        int largest = 0;
+        for (int round = 0; round < 10; round++) {
+            for (int i = 0; i < 10; i++) {
+                publisher.publish("/x", String.valueOf(round * 10 + i));
+            }
+            List<Map<String, Object>> reply = client.send(ackZero);
+            largest = Math.max(largest, reply.size() - 1);
+        }
+        SessionImpl session = (SessionImpl) server.getSession(client.clientId());
+        assertTrue(largest <= 20, "a replay carried " + largest + " messages, more than maxQueue");
+        assertTrue(session.ackTracker().pendingMessages() <= 50);
+        assertTrue(session.isConnected(), "a replay must not disconnect the session");
     }
 
     @Test

@@ -7,9 +7,12 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.server.api.BayeuxError;
+import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
+import io.weft.server.internal.Refusals;
 import io.weft.server.spi.Codec;
 import io.weft.server.spi.MessageDecodeException;
 import java.io.ByteArrayOutputStream;
@@ -27,18 +30,32 @@ import java.util.concurrent.atomic.AtomicLong;
  * application puts into a message is written by Jackson databind.
  */
 public final class JsonCodec implements Codec {
-    private static final int MAX_NESTING_DEPTH = 200;
+    /** The nesting allowed where no server sets it (a client's codec): deep enough for any sane payload. */
+    private static final int DEFAULT_MAX_DEPTH = 200;
     private static final JsonCodec SHARED = new JsonCodec();
 
     private final JsonFactory factory;
     private final ObjectMapper mapper;
+    private final int maxMessages;
+    private final Refusals refusals;
     private final AtomicLong encodedMessages = new AtomicLong();
 
+    /** A codec without a server's limits: for clients and messages never sent. */
     public JsonCodec() {
+        this(DEFAULT_MAX_DEPTH, Integer.MAX_VALUE, null);
+    }
+
+    /**
+     * A server's codec: input nested deeper than {@code maxDepth} or holding more than {@code maxMessages} messages
+     * is refused while it is read (nothing past the limit is parsed) and counted in {@code refusals}.
+     */
+    public JsonCodec(int maxDepth, int maxMessages, Refusals refusals) {
         this.factory = JsonFactory.builder()
-                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxDepth).build())
                 .build();
         this.mapper = new ObjectMapper(factory);
+        this.maxMessages = maxMessages;
+        this.refusals = refusals;
     }
 
     /** A codec for code that has no server at hand ({@link Message#toJson()} of a message never sent). */
@@ -55,10 +72,8 @@ public final class JsonCodec implements Codec {
     public List<Message.Mutable> decode(byte[] json, int offset, int length) throws MessageDecodeException {
         try (JsonParser parser = factory.createParser(json, offset, length)) {
             return decode(parser);
-        } catch (JsonProcessingException x) {
-            throw new MessageDecodeException("not valid JSON: " + oneLine(x));
         } catch (IOException x) {
-            throw new MessageDecodeException("unreadable JSON: " + oneLine(x));
+            throw refused(x);
         }
     }
 
@@ -66,11 +81,26 @@ public final class JsonCodec implements Codec {
     public List<Message.Mutable> decode(String json) throws MessageDecodeException {
         try (JsonParser parser = factory.createParser(json)) {
             return decode(parser);
-        } catch (JsonProcessingException x) {
-            throw new MessageDecodeException("not valid JSON: " + oneLine(x));
         } catch (IOException x) {
-            throw new MessageDecodeException("unreadable JSON: " + oneLine(x));
+            throw refused(x);
         }
+    }
+
+    private MessageDecodeException refused(IOException x) {
+        if (x instanceof StreamConstraintsException && String.valueOf(x.getMessage()).contains("nesting depth")) {
+            return limit("JSON nested deeper than maxJsonDepth allows", Limit.JSON_DEPTH);
+        }
+        if (x instanceof JsonProcessingException) {
+            return new MessageDecodeException("not valid JSON: " + oneLine(x));
+        }
+        return new MessageDecodeException("unreadable JSON: " + oneLine(x));
+    }
+
+    private MessageDecodeException limit(String reason, Limit limit) {
+        if (refusals != null) {
+            refusals.count(limit);
+        }
+        return new MessageDecodeException(reason, limit);
     }
 
     private static String oneLine(Exception x) {
@@ -91,6 +121,10 @@ public final class JsonCodec implements Codec {
             while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
                 if (token == null) {
                     throw new MessageDecodeException("not valid JSON: unexpected end of input");
+                }
+                if (batch.size() == maxMessages) {
+                    throw limit("more than " + maxMessages + " messages in one batch (maxMessagesPerBatch)",
+                            Limit.MESSAGES_PER_BATCH);
                 }
                 batch.add(readMessage(parser, token));
             }

@@ -4,45 +4,46 @@ import io.weft.server.api.BayeuxError;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.internal.ExtensionChain;
+import io.weft.server.internal.Steps;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.delivery.Wakes;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.spi.Connection;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The processing of one batch: its messages one after the other (a handler may finish later, on another thread;
- * the loop then continues there), its replies in order, and the sessions to wake once at the end.
+ * the loop then continues there), its replies in order, and the sessions to wake once at the end. Whatever a handler
+ * throws, {@code Error}s included, ends as a {@code 500::server_error} reply to that message, never as a batch left
+ * unanswered.
  */
-final class BatchRun {
+final class BatchRun extends Steps {
     private static final Logger LOG = LoggerFactory.getLogger(BatchRun.class);
     private static final BayeuxError SERVER_ERROR = new BayeuxError(500, null, "server_error");
-    private static final int HANDLING = 0;
-    private static final int RETURNED = 1;
-    private static final int COMPLETED = 2;
 
     private final Dispatcher dispatcher;
     private final ExtensionChain extensions;
     private final Endpoint endpoint;
     private final List<Message.Mutable> batch;
+    private final Promise<Void> processed;
     private final List<Message> replies;
     private final Wakes wakes = new Wakes();
-    private final AtomicInteger state = new AtomicInteger();
-    private final Promise<Void> step = Promise.from(ok -> stepDone(), this::stepFailed);
     private int index;
     private MessageImpl current;
     private SessionImpl session;
     private volatile boolean held;
 
-    BatchRun(Dispatcher dispatcher, ExtensionChain extensions, Endpoint endpoint, List<Message.Mutable> batch) {
+    BatchRun(Dispatcher dispatcher, ExtensionChain extensions, Endpoint endpoint, List<Message.Mutable> batch,
+            Promise<Void> processed) {
         this.dispatcher = dispatcher;
         this.extensions = extensions;
         this.endpoint = endpoint;
         this.batch = batch;
+        this.processed = processed;
         this.replies = new ArrayList<>(batch.size() + 2);
     }
 
@@ -94,40 +95,48 @@ final class BatchRun {
         held = true;
     }
 
-    /** Handles messages until one finishes asynchronously (its completion resumes here) or the batch ends. */
-    void run() {
-        while (index < batch.size()) {
-            current = (MessageImpl) batch.get(index++);
-            session = null;
-            state.set(HANDLING);
-            try {
-                dispatcher.dispatch(this, current, step);
-            } catch (RuntimeException x) {
-                failCurrent(x);
-            }
-            if (state.compareAndSet(HANDLING, RETURNED)) {
-                return;
+    /** Handles the batch: messages until one finishes asynchronously (its completion resumes the loop) or none is left. */
+    void start() {
+        run();
+    }
+
+    @Override
+    protected boolean startNext() {
+        if (index == batch.size()) {
+            endpoint.batchDone(replies, held, processed);
+            wakes.wakeAll();
+            return false;
+        }
+        current = (MessageImpl) batch.get(index++);
+        session = null;
+        Handled handled = new Handled();
+        try {
+            dispatcher.dispatch(this, current, handled);
+        } catch (Throwable x) {
+            handled.fail(x);
+        }
+        return true;
+    }
+
+    /** The end of one message's handling; the first completion counts, so a handler that throws late is harmless. */
+    private final class Handled implements Promise<Void> {
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        @Override
+        public void succeed(Void result) {
+            if (done.compareAndSet(false, true)) {
+                next();
             }
         }
-        endpoint.batchDone(replies, held);
-        wakes.wakeAll();
-    }
 
-    private void stepDone() {
-        if (!state.compareAndSet(HANDLING, COMPLETED)) {
-            run();
+        @Override
+        public void fail(Throwable failure) {
+            if (done.compareAndSet(false, true)) {
+                // A bug, not bad input: the client learns only that its message failed; the log has the details.
+                LOG.warn("failed to handle {} from {}", current.getChannel(), connection(), failure);
+                reply(Replies.error(current, SERVER_ERROR));
+                next();
+            }
         }
-    }
-
-    private void stepFailed(Throwable failure) {
-        failCurrent(failure);
-        stepDone();
-    }
-
-    private void failCurrent(Throwable failure) {
-        // A bug, not bad input: the client learns only that its message failed; the log has the details.
-        LOG.warn("failed to handle {} from {}", current.getChannel(), connection(), failure);
-        reply(Replies.error(current, SERVER_ERROR));
-        state.compareAndSet(HANDLING, COMPLETED);
     }
 }

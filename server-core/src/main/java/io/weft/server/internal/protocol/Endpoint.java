@@ -1,6 +1,7 @@
 package io.weft.server.internal.protocol;
 
 import io.weft.server.api.Message;
+import io.weft.server.api.Promise;
 import io.weft.server.internal.session.Outlet;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.spi.Connection;
@@ -14,6 +15,9 @@ interface Endpoint extends Inbound, Outlet {
     /** {@code session} handshook or connected through this endpoint. */
     void bind(SessionImpl session);
 
-    /** The batch is processed: send its replies, unless a held {@code /meta/connect} will answer later. */
-    void batchDone(List<Message> replies, boolean held);
+    /**
+     * The batch is processed: send its replies, unless a held {@code /meta/connect} will answer later, and complete
+     * {@code processed} once they are written (see {@link Inbound#receive(List, Promise)}).
+     */
+    void batchDone(List<Message> replies, boolean held, Promise<Void> processed);
 }

@@ -1,8 +1,11 @@
 package io.weft.server.internal.protocol;
 
+import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
+import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.ExtensionChain;
+import io.weft.server.internal.Refusals;
 import io.weft.server.internal.codec.JsonCodec;
 import io.weft.server.spi.Codec;
 import io.weft.server.spi.Connection;
@@ -18,11 +21,13 @@ public final class EngineImpl implements Engine {
     private final ExtensionChain extensions;
     private final CopyOnWriteArrayList<String> connectionTypes = new CopyOnWriteArrayList<>();
     private final Dispatcher dispatcher;
+    private final Refusals refusals;
 
     public EngineImpl(EngineParts parts) {
         this.options = parts.server().getOptions();
         this.codec = parts.codec();
         this.extensions = parts.extensions();
+        this.refusals = parts.refusals();
         this.dispatcher = new Dispatcher(parts, () -> List.copyOf(connectionTypes));
     }
 
@@ -46,7 +51,12 @@ public final class EngineImpl implements Engine {
         return connection.isPersistent() ? new PushEndpoint(this, connection) : new PollExchange(this, connection);
     }
 
-    void process(Endpoint endpoint, List<Message.Mutable> batch) {
-        new BatchRun(dispatcher, extensions, endpoint, batch).run();
+    @Override
+    public void refused(Limit limit) {
+        refusals.count(limit);
+    }
+
+    void process(Endpoint endpoint, List<Message.Mutable> batch, Promise<Void> processed) {
+        new BatchRun(dispatcher, extensions, endpoint, batch, processed).start();
     }
 }

@@ -6,6 +6,7 @@ import io.weft.server.api.Service;
 import io.weft.server.internal.ExtensionChain;
 import io.weft.server.internal.Guard;
 import io.weft.server.internal.Listeners;
+import io.weft.server.internal.Refusals;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.JsonCodec;
 import io.weft.server.internal.delivery.Publisher;
@@ -22,5 +23,6 @@ public record EngineParts(
         Publisher publisher,
         Listeners listeners,
         Guard guard,
+        Refusals refusals,
         Function<ChannelId, Service> services) {
 }

@@ -29,8 +29,8 @@ final class PollExchange implements Endpoint {
     }
 
     @Override
-    public void receive(List<Message.Mutable> batch) {
-        engine.process(this, batch);
+    public void receive(List<Message.Mutable> batch, Promise<Void> processed) {
+        engine.process(this, batch, processed);
     }
 
     @Override
@@ -39,24 +39,29 @@ final class PollExchange implements Endpoint {
     }
 
     @Override
-    public void batchDone(List<Message> replies, boolean held) {
-        if (!held) {
-            send(replies);
+    public void batchDone(List<Message> replies, boolean held, Promise<Void> processed) {
+        if (held) {
+            processed.succeed(null);
+        } else {
+            send(replies, processed);
         }
     }
 
     @Override
     public void deliver(List<Message> messages) {
-        send(messages);
+        send(messages, Promise.noop());
     }
 
-    private void send(List<Message> messages) {
+    private void send(List<Message> messages, Promise<Void> written) {
         if (!sent.compareAndSet(false, true)) {
             LOG.debug("response already sent on {}; dropping {} messages", connection, messages.size());
+            written.fail(new IllegalStateException("response already sent"));
             return;
         }
-        connection.send(messages, Promise.from(ok -> { }, failure ->
-                LOG.debug("response not written on {}: {}", connection, failure.toString())));
+        connection.send(messages, Promise.from(written::succeed, failure -> {
+            LOG.debug("response not written on {}: {}", connection, failure.toString());
+            written.fail(failure);
+        }));
     }
 
     @Override

@@ -2,8 +2,11 @@ package io.weft.server.internal.protocol;
 
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
+import io.weft.server.internal.Steps;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.spi.Connection;
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -12,9 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One WebSocket: batches in, and one flusher out. Replies and the bound session's queued messages leave in frames
- * of at most {@code maxMessagesPerFrame} messages, replies first, with one write in flight: the next frame is taken
- * when the previous write completes, so a client that stops reading holds back only its own queue.
+ * One WebSocket: batches in, one at a time and in order, and one flusher out. Replies and the bound session's queued
+ * messages leave in frames of at most {@code maxMessagesPerFrame} messages, replies first, with one write in flight:
+ * the next frame is taken when the previous write completes, so a client that stops reading holds back only its own
+ * queue. A batch's {@code processed} promise completes when the frame carrying its last reply is written, which is
+ * when the transport reads the next batch: a client that sends without reading makes the server hold one batch's
+ * replies, never a growing queue.
  *
  * <p>Waking is lock-free: publishers fan out to thousands of endpoints, and each wake is one compare-and-set on
  * {@link #state}, never a wait for the thread completing this socket's previous write. The flusher is whichever
@@ -30,10 +36,19 @@ final class PushEndpoint implements Endpoint {
     private final EngineImpl engine;
     private final Connection connection;
     private final int maxPerFrame;
-    private final ConcurrentLinkedQueue<Message> pending = new ConcurrentLinkedQueue<>();
+    private final Batches batches = new Batches();
+    /** Messages to write before the session's queue: replies, and notices such as a held connect's reply. */
+    private final ConcurrentLinkedQueue<Outgoing> pending = new ConcurrentLinkedQueue<>();
     private final AtomicInteger state = new AtomicInteger(IDLE);
+    /** The unit the flusher has started to write and not finished (it did not fit in one frame); flusher only. */
+    private Outgoing partial;
+    private int partialOffset;
     private volatile SessionImpl session;
     private volatile boolean closed;
+
+    /** Messages that leave in order, and who to tell once the last of them is written. */
+    private record Outgoing(List<Message> messages, Promise<Void> written) {
+    }
 
     PushEndpoint(EngineImpl engine, Connection connection) {
         this.engine = engine;
@@ -47,8 +62,8 @@ final class PushEndpoint implements Endpoint {
     }
 
     @Override
-    public void receive(List<Message.Mutable> batch) {
-        engine.process(this, batch);
+    public void receive(List<Message.Mutable> batch, Promise<Void> processed) {
+        batches.add(batch, processed);
     }
 
     @Override
@@ -57,18 +72,27 @@ final class PushEndpoint implements Endpoint {
     }
 
     @Override
-    public void batchDone(List<Message> replies, boolean held) {
-        if (!replies.isEmpty()) {
-            deliver(replies);
+    public void batchDone(List<Message> replies, boolean held, Promise<Void> processed) {
+        batches.handled();
+        if (replies.isEmpty()) {
+            processed.succeed(null);
+        } else {
+            enqueue(replies, processed);
         }
     }
 
     @Override
     public void deliver(List<Message> messages) {
+        enqueue(messages, Promise.noop());
+    }
+
+    private void enqueue(List<Message> messages, Promise<Void> written) {
         if (closed) {
+            written.fail(new ClosedChannelException());
             return;
         }
-        pending.addAll(messages);
+        // Closed meanwhile? The flusher this wakes fails the unit: it checks closed before it takes anything.
+        pending.add(new Outgoing(messages, written));
         wake();
     }
 
@@ -95,14 +119,14 @@ final class PushEndpoint implements Endpoint {
         while (true) {
             // Any wake from here on marks the state DIRTY, so nothing queued after this look is missed.
             state.set(FLUSHING);
-            List<Message> frame = nextFrame();
+            Write write = new Write();
+            List<Message> frame = nextFrame(write);
             if (frame == null) {
                 if (state.compareAndSet(FLUSHING, IDLE)) {
                     return;
                 }
                 continue;
             }
-            Write write = new Write();
             connection.send(frame, write);
             if (!write.completedBeforeReturn()) {
                 return;
@@ -110,18 +134,33 @@ final class PushEndpoint implements Endpoint {
         }
     }
 
-    private List<Message> nextFrame() {
+    /** The next frame, or null if nothing waits; the units it finishes are told through {@code write}. */
+    private List<Message> nextFrame(Write write) {
         if (closed) {
-            pending.clear();
+            failPending();
             return null;
         }
         List<Message> frame = null;
-        Message reply;
-        while ((frame == null || frame.size() < maxPerFrame) && (reply = pending.poll()) != null) {
-            if (frame == null) {
-                frame = new ArrayList<>(Math.min(maxPerFrame, 16));
+        while (frame == null || frame.size() < maxPerFrame) {
+            if (partial == null) {
+                partial = pending.poll();
+                partialOffset = 0;
+                if (partial == null) {
+                    break;
+                }
             }
-            frame.add(reply);
+            List<Message> messages = partial.messages();
+            int room = maxPerFrame - (frame == null ? 0 : frame.size());
+            int end = Math.min(messages.size(), partialOffset + room);
+            if (frame == null) {
+                frame = new ArrayList<>(Math.min(maxPerFrame, end - partialOffset + 4));
+            }
+            frame.addAll(messages.subList(partialOffset, end));
+            partialOffset = end;
+            if (end == messages.size()) {
+                write.finishes(partial.written());
+                partial = null;
+            }
         }
         SessionImpl bound = session;
         int room = maxPerFrame - (frame == null ? 0 : frame.size());
@@ -134,7 +173,19 @@ final class PushEndpoint implements Endpoint {
                 frame.addAll(queued);
             }
         }
-        return frame;
+        return frame == null || frame.isEmpty() ? null : frame;
+    }
+
+    private void failPending() {
+        ClosedChannelException closedChannel = new ClosedChannelException();
+        Outgoing unit = partial;
+        partial = null;
+        if (unit != null) {
+            unit.written().fail(closedChannel);
+        }
+        while ((unit = pending.poll()) != null) {
+            unit.written().fail(closedChannel);
+        }
     }
 
     @Override
@@ -143,10 +194,50 @@ final class PushEndpoint implements Endpoint {
             return;
         }
         closed = true;
-        pending.clear();
+        wake();
         SessionImpl bound = session;
         if (bound != null) {
             bound.detach(this);
+        }
+    }
+
+    /**
+     * The batches of this socket, handled one at a time in the order received: a batch starts only when the one
+     * before it has been handled, even if a transport hands over the next before the previous one's
+     * {@code processed} has completed.
+     */
+    private final class Batches extends Steps {
+        private final ArrayDeque<Runnable> waiting = new ArrayDeque<>(2);
+        private boolean busy;
+
+        void add(List<Message.Mutable> batch, Promise<Void> processed) {
+            synchronized (this) {
+                waiting.add(() -> engine.process(PushEndpoint.this, batch, processed));
+                if (busy) {
+                    return;
+                }
+                busy = true;
+            }
+            run();
+        }
+
+        /** The current batch has been handled (its replies are on their way): the next may start. */
+        void handled() {
+            next();
+        }
+
+        @Override
+        protected boolean startNext() {
+            Runnable batch;
+            synchronized (this) {
+                batch = waiting.poll();
+                if (batch == null) {
+                    busy = false;
+                    return false;
+                }
+            }
+            batch.run();
+            return true;
         }
     }
 
@@ -156,6 +247,15 @@ final class PushEndpoint implements Endpoint {
         private static final int RETURNED = 1;
         private static final int COMPLETED = 2;
         private final AtomicInteger writeState = new AtomicInteger(PENDING);
+        /** The units whose last message is in this frame; usually none or one. */
+        private List<Promise<Void>> finishes;
+
+        void finishes(Promise<Void> unitWritten) {
+            if (finishes == null) {
+                finishes = new ArrayList<>(1);
+            }
+            finishes.add(unitWritten);
+        }
 
         boolean completedBeforeReturn() {
             return !writeState.compareAndSet(PENDING, RETURNED);
@@ -163,6 +263,11 @@ final class PushEndpoint implements Endpoint {
 
         @Override
         public void succeed(Void result) {
+            if (finishes != null) {
+                for (Promise<Void> unit : finishes) {
+                    unit.succeed(null);
+                }
+            }
             if (!writeState.compareAndSet(PENDING, COMPLETED)) {
                 flush();
             }
@@ -171,6 +276,11 @@ final class PushEndpoint implements Endpoint {
         @Override
         public void fail(Throwable failure) {
             LOG.debug("write failed on {}: {}", connection, failure.toString());
+            if (finishes != null) {
+                for (Promise<Void> unit : finishes) {
+                    unit.fail(failure);
+                }
+            }
             closed();
             if (!writeState.compareAndSet(PENDING, COMPLETED)) {
                 flush();

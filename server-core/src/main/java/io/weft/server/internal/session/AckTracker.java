@@ -1,6 +1,8 @@
 package io.weft.server.internal.session;
 
+import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
+import io.weft.server.internal.Refusals;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,38 +14,77 @@ import org.slf4j.LoggerFactory;
  * the messages it carried; a client's next {@code /meta/connect} names the last batch it received, and any later
  * batch (its reply was lost) is handed back to be sent again, in order, before anything newer.
  *
- * <p>At most {@code maxBatches} unacknowledged batches are kept; past that the oldest is forgotten and logged, so a
- * client that never acknowledges cannot grow the server's memory without bound.
+ * <p>At most {@code maxMessages} unacknowledged messages are kept, whatever the number of batches they came in; past
+ * that the oldest are forgotten and counted ({@link Limit#UNACKNOWLEDGED}), so a client that never acknowledges, or
+ * always acknowledges 0, costs the server a bounded memory and a bounded replay.
  */
 public final class AckTracker {
     private static final Logger LOG = LoggerFactory.getLogger(AckTracker.class);
 
-    private final int maxBatches;
+    private final int maxMessages;
+    private final Refusals refusals;
     private final ArrayDeque<Batch> unacknowledged = new ArrayDeque<>();
     private long nextBatch = 1;
+    private int messages;
+    private boolean warned;
 
-    private record Batch(long id, List<Message> messages) {
+    /** A numbered batch; {@code from} is how many of its oldest messages have been forgotten. */
+    private static final class Batch {
+        final long id;
+        final List<Message> messages;
+        int from;
+
+        Batch(long id, List<Message> messages) {
+            this.id = id;
+            this.messages = messages;
+        }
+
+        int size() {
+            return messages.size() - from;
+        }
     }
 
-    AckTracker(int maxBatches) {
-        this.maxBatches = maxBatches;
+    AckTracker(int maxMessages, Refusals refusals) {
+        this.maxMessages = maxMessages;
+        this.refusals = refusals;
     }
 
     /**
      * Numbers a batch about to be sent with a {@code /meta/connect} reply (ids start at 1: the official clients treat
      * 0 as none) and remembers its messages until acknowledged.
      */
-    public synchronized long record(List<Message> messages) {
+    public synchronized long record(List<Message> batch) {
         long id = nextBatch++;
-        if (!messages.isEmpty()) {
-            unacknowledged.addLast(new Batch(id, List.copyOf(messages)));
-            if (unacknowledged.size() > maxBatches) {
-                Batch forgotten = unacknowledged.pollFirst();
-                LOG.info("forgetting unacknowledged batch {} ({} messages): more than {} batches unacknowledged",
-                        forgotten.id(), forgotten.messages().size(), maxBatches);
-            }
+        if (!batch.isEmpty()) {
+            unacknowledged.addLast(new Batch(id, List.copyOf(batch)));
+            messages += batch.size();
+            forgetPastLimit();
         }
         return id;
+    }
+
+    private void forgetPastLimit() {
+        int excess = messages - maxMessages;
+        if (excess <= 0) {
+            return;
+        }
+        int forgotten = excess;
+        while (excess > 0) {
+            Batch oldest = unacknowledged.peekFirst();
+            int drop = Math.min(excess, oldest.size());
+            oldest.from += drop;
+            excess -= drop;
+            if (oldest.size() == 0) {
+                unacknowledged.pollFirst();
+            }
+        }
+        messages -= forgotten;
+        refusals.count(Limit.UNACKNOWLEDGED, forgotten);
+        if (!warned) {
+            warned = true;
+            LOG.info("forgetting unacknowledged messages: more than {} (maxUnacknowledged) wait for this client's "
+                    + "acknowledgement; logged once per session", maxMessages);
+        }
     }
 
     /**
@@ -52,22 +93,28 @@ public final class AckTracker {
      * will be numbered again when re-sent).
      */
     public synchronized List<Message> acknowledge(long lastReceived) {
-        while (!unacknowledged.isEmpty() && unacknowledged.peekFirst().id() <= lastReceived) {
-            unacknowledged.pollFirst();
+        while (!unacknowledged.isEmpty() && unacknowledged.peekFirst().id <= lastReceived) {
+            messages -= unacknowledged.pollFirst().size();
         }
         if (unacknowledged.isEmpty()) {
             return List.of();
         }
-        List<Message> lost = new ArrayList<>();
+        List<Message> lost = new ArrayList<>(messages);
         for (Batch batch : unacknowledged) {
-            lost.addAll(batch.messages());
+            lost.addAll(batch.messages.subList(batch.from, batch.messages.size()));
         }
         unacknowledged.clear();
+        messages = 0;
         return lost;
     }
 
     /** How many batches wait for an acknowledgement. */
     public synchronized int pending() {
         return unacknowledged.size();
+    }
+
+    /** How many messages wait for an acknowledgement. */
+    public synchronized int pendingMessages() {
+        return messages;
     }
 }

@@ -1,5 +1,6 @@
 package io.weft.server.internal.session;
 
+import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.codec.MessageImpl;
@@ -73,6 +74,7 @@ final class Mailbox {
         }
         if (queue.size() >= options.maxQueue()) {
             dropped++;
+            registry.refusals().count(Limit.QUEUE);
             if (options.queueOverflow() == ServerOptions.OverflowPolicy.DISCONNECT) {
                 return Offer.OVERFLOWED;
             }
@@ -82,15 +84,25 @@ final class Mailbox {
         return Offer.QUEUED;
     }
 
-    /** Puts messages back at the head of the queue, in order (the ack extension re-sending a lost batch). */
+    /**
+     * Puts messages back at the head of the queue, in order (the ack extension re-sending a lost batch), within
+     * {@code maxQueue}: what does not fit is the oldest, and is dropped and counted. A replay never disconnects the
+     * session, whatever the overflow policy: the client is keeping up, it only lost a reply.
+     */
     synchronized void requeueFront(List<Message> messages) {
         if (!alive || messages.isEmpty()) {
             return;
         }
         if (queue == null) {
-            queue = new ArrayDeque<>(messages.size() + 8);
+            queue = new ArrayDeque<>(Math.min(messages.size(), options.maxQueue()) + 8);
         }
-        for (int i = messages.size() - 1; i >= 0; i--) {
+        int room = Math.max(0, options.maxQueue() - queue.size());
+        int skip = Math.max(0, messages.size() - room);
+        if (skip > 0) {
+            dropped += skip;
+            registry.refusals().count(Limit.QUEUE, skip);
+        }
+        for (int i = messages.size() - 1; i >= skip; i--) {
             queue.addFirst(messages.get(i));
         }
     }

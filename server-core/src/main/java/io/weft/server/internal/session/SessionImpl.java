@@ -225,7 +225,7 @@ public final class SessionImpl implements ServerSession {
     /** Turns on the acknowledgement of {@code /meta/connect} batches for this session. */
     public void enableAcks() {
         setMetaConnectDeliveryOnly(true);
-        ackTracker = new AckTracker(registry.options().maxAckedBatches());
+        ackTracker = new AckTracker(registry.options().maxUnacknowledged(), registry.refusals());
     }
 
     /** The acknowledgement state, or null if this session's client did not ask for acks. */

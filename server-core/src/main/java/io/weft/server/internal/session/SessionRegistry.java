@@ -4,6 +4,7 @@ import io.weft.server.api.EndReason;
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.internal.Refusals;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.spi.Scheduler;
@@ -27,6 +28,7 @@ public final class SessionRegistry {
 
     private final ServerOptions options;
     private final Scheduler scheduler;
+    private final Refusals refusals;
     private final SecureRandom random = new SecureRandom();
     private final ConcurrentHashMap<String, SessionImpl> sessions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Integer> browserSlots = new ConcurrentHashMap<>();
@@ -34,9 +36,14 @@ public final class SessionRegistry {
     private final ConcurrentHashMap<String, EndReason> endedByServer = new ConcurrentHashMap<>();
     private volatile SessionHooks hooks;
 
-    public SessionRegistry(ServerOptions options, Scheduler scheduler) {
+    public SessionRegistry(ServerOptions options, Scheduler scheduler, Refusals refusals) {
         this.options = options;
         this.scheduler = scheduler;
+        this.refusals = refusals;
+    }
+
+    Refusals refusals() {
+        return refusals;
     }
 
     /** Connects sessions to the rest of the engine; set once, before the first session. */

@@ -1,0 +1,48 @@
+package io.weft.server.api;
+
+/**
+ * The bounds on what a client can make the server hold, each set by the {@link ServerOptions} component it names. A
+ * request past a bound is refused (a Bayeux error {@code 429:<option>:limit_exceeded}, an HTTP 4xx, or a WebSocket
+ * close, as each limit's documentation says) and counted: {@link BayeuxServer#getRefusals()}.
+ */
+public enum Limit {
+    /** A channel name longer than {@link ServerOptions#maxChannelLength()}. */
+    CHANNEL_LENGTH("maxChannelLength"),
+    /** A channel name with more segments than {@link ServerOptions#maxChannelDepth()}. */
+    CHANNEL_DEPTH("maxChannelDepth"),
+    /** A subscription that would create channels past {@link ServerOptions#maxChannels()}. */
+    CHANNELS("maxChannels"),
+    /** A client subscription to {@code /*} or {@code /**} while {@link ServerOptions#clientRootWildcards()} is off. */
+    ROOT_WILDCARD("clientRootWildcards"),
+    /** A handshake past {@link ServerOptions#maxSessions()}. */
+    SESSIONS("maxSessions"),
+    /** A handshake past {@link ServerOptions#maxSessionsPerAddress()}. */
+    SESSIONS_PER_ADDRESS("maxSessionsPerAddress"),
+    /** A handshake past {@link ServerOptions#maxLiveSessionsPerBrowser()}. */
+    SESSIONS_PER_BROWSER("maxLiveSessionsPerBrowser"),
+    /** A subscription past {@link ServerOptions#maxSubscriptionsPerSession()}, or a message naming more channels. */
+    SUBSCRIPTIONS("maxSubscriptionsPerSession"),
+    /** A request body or frame with more than {@link ServerOptions#maxMessagesPerBatch()} messages. */
+    MESSAGES_PER_BATCH("maxMessagesPerBatch"),
+    /** JSON nested deeper than {@link ServerOptions#maxJsonDepth()}. */
+    JSON_DEPTH("maxJsonDepth"),
+    /** A request body or frame larger than {@link ServerOptions#maxMessageSize()}. */
+    MESSAGE_SIZE("maxMessageSize"),
+    /** A message that found its session's queue full ({@link ServerOptions#maxQueue()}): dropped, or disconnected. */
+    QUEUE("maxQueue"),
+    /** An unacknowledged message forgotten past {@link ServerOptions#maxUnacknowledged()}. */
+    UNACKNOWLEDGED("maxUnacknowledged"),
+    /** A WebSocket closed with 1008 because more than {@link ServerOptions#maxPendingFrames()} frames waited. */
+    PENDING_FRAMES("maxPendingFrames");
+
+    private final String option;
+
+    Limit(String option) {
+        this.option = option;
+    }
+
+    /** The name of the {@link ServerOptions} component that sets this limit. */
+    public String option() {
+        return option;
+    }
+}
