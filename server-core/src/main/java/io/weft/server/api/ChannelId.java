@@ -14,7 +14,9 @@ import java.util.List;
  * {@code /service/**} channels go to the server only and are never broadcast; every other channel broadcasts.
  *
  * <p>Instances are immutable and safe to share; {@link #of(String)} rejects an invalid name with
- * {@link IllegalArgumentException} and {@link #isValid(String)} tells without throwing.
+ * {@link IllegalArgumentException} and {@link #isValid(String)} tells without throwing. Parsing is linear in the
+ * name's length, and so is taking every ancestor of a channel ({@link #parent()}, {@link #prefix(int)}): an ancestor
+ * shares its descendant's segments and spells its own name only when asked.
  */
 public final class ChannelId {
     public static final String META = "/meta";
@@ -22,8 +24,11 @@ public final class ChannelId {
     public static final String WILD = "*";
     public static final String DEEP_WILD = "**";
 
-    private final String id;
+    /** The name; for an ancestor made by {@link #prefix(int)}, spelled on first use (a benign race). */
+    private String id;
+    /** The segments of this channel and possibly of a descendant: only the first {@link #depth} are this one's. */
     private final String[] segments;
+    private final int depth;
     private final Kind kind;
     private final Wild wild;
 
@@ -31,9 +36,10 @@ public final class ChannelId {
 
     private enum Wild { NONE, ONE, DEEP }
 
-    private ChannelId(String id, String[] segments) {
+    private ChannelId(String id, String[] segments, int depth) {
         this.id = id;
         this.segments = segments;
+        this.depth = depth;
         String first = segments[0];
         if ("meta".equals(first)) {
             this.kind = Kind.META;
@@ -42,7 +48,7 @@ public final class ChannelId {
         } else {
             this.kind = Kind.BROADCAST;
         }
-        String last = segments[segments.length - 1];
+        String last = segments[depth - 1];
         this.wild = WILD.equals(last) ? Wild.ONE : DEEP_WILD.equals(last) ? Wild.DEEP : Wild.NONE;
     }
 
@@ -56,7 +62,8 @@ public final class ChannelId {
         if (problem != null) {
             throw new IllegalArgumentException("invalid channel '" + channel + "': " + problem);
         }
-        return new ChannelId(channel, split(channel));
+        String[] segments = split(channel);
+        return new ChannelId(channel, segments, segments.length);
     }
 
     /** Whether {@link #of(String)} would accept {@code channel}. */
@@ -122,21 +129,33 @@ public final class ChannelId {
 
     /** The channel name as given, e.g. {@code /chat/room7}. */
     public String id() {
-        return id;
+        String name = id;
+        if (name == null) {
+            StringBuilder spelled = new StringBuilder();
+            for (int i = 0; i < depth; i++) {
+                spelled.append('/').append(segments[i]);
+            }
+            name = spelled.toString();
+            id = name;
+        }
+        return name;
     }
 
     /** How many segments: {@code /a/b} has 2. */
     public int depth() {
-        return segments.length;
+        return depth;
     }
 
     /** The segment at {@code index} (0-based): {@code /a/b}.segment(1) is {@code b}. */
     public String segment(int index) {
+        if (index >= depth) {
+            throw new IndexOutOfBoundsException("segment " + index + " of " + depth);
+        }
         return segments[index];
     }
 
     public List<String> segments() {
-        return Collections.unmodifiableList(Arrays.asList(segments));
+        return Collections.unmodifiableList(Arrays.asList(segments).subList(0, depth));
     }
 
     public boolean isMeta() {
@@ -170,8 +189,8 @@ public final class ChannelId {
         if (wild == Wild.NONE) {
             return equals(channel);
         }
-        int prefix = segments.length - 1;
-        if (wild == Wild.ONE ? channel.segments.length != segments.length : channel.segments.length <= prefix) {
+        int prefix = depth - 1;
+        if (wild == Wild.ONE ? channel.depth != depth : channel.depth <= prefix) {
             return false;
         }
         for (int i = 0; i < prefix; i++) {
@@ -186,11 +205,20 @@ public final class ChannelId {
      * The parent channel ({@code /a} for {@code /a/b}), or null for a channel of one segment.
      */
     public ChannelId parent() {
-        if (segments.length == 1) {
-            return null;
+        return depth == 1 ? null : prefix(depth - 1);
+    }
+
+    /**
+     * This channel's ancestor of {@code depth} segments ({@code /a/b/c}.prefix(2) is {@code /a/b}), or this channel
+     * for its own depth. Constant time: the ancestor shares this channel's segments.
+     *
+     * @throws IllegalArgumentException unless {@code 1 <= depth <= depth()}
+     */
+    public ChannelId prefix(int depth) {
+        if (depth < 1 || depth > this.depth) {
+            throw new IllegalArgumentException("no prefix of depth " + depth + " in " + this);
         }
-        String[] parentSegments = Arrays.copyOf(segments, segments.length - 1);
-        return new ChannelId(id.substring(0, id.lastIndexOf('/')), parentSegments);
+        return depth == this.depth ? this : new ChannelId(null, segments, depth);
     }
 
     /**
@@ -201,31 +229,47 @@ public final class ChannelId {
         if (isWild()) {
             return List.of();
         }
-        List<ChannelId> result = new ArrayList<>(segments.length + 1);
-        String parentPath = id.substring(0, id.lastIndexOf('/'));
-        result.add(ChannelId.of(parentPath + "/*"));
-        for (int depth = segments.length - 1; depth >= 0; depth--) {
-            StringBuilder prefix = new StringBuilder();
-            for (int i = 0; i < depth; i++) {
-                prefix.append('/').append(segments[i]);
-            }
-            result.add(ChannelId.of(prefix + "/**"));
+        List<ChannelId> result = new ArrayList<>(depth + 1);
+        result.add(withLast(depth - 1, WILD));
+        for (int prefix = depth - 1; prefix >= 0; prefix--) {
+            result.add(withLast(prefix, DEEP_WILD));
         }
         return result;
     }
 
+    /** The channel made of this one's first {@code prefix} segments and then {@code last}. */
+    private ChannelId withLast(int prefix, String last) {
+        String[] parts = Arrays.copyOf(segments, prefix + 1);
+        parts[prefix] = last;
+        return new ChannelId(null, parts, parts.length);
+    }
+
     @Override
     public boolean equals(Object other) {
-        return this == other || other instanceof ChannelId that && id.equals(that.id);
+        if (this == other) {
+            return true;
+        }
+        if (!(other instanceof ChannelId that) || depth != that.depth) {
+            return false;
+        }
+        if (id != null && that.id != null) {
+            return id.equals(that.id);
+        }
+        for (int i = depth - 1; i >= 0; i--) {
+            if (!segments[i].equals(that.segments[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
     public int hashCode() {
-        return id.hashCode();
+        return id().hashCode();
     }
 
     @Override
     public String toString() {
-        return id;
+        return id();
     }
 }

@@ -55,7 +55,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
         this.sessions = new SessionRegistry(options, scheduler, refusals);
         sessions.setHooks(hooks);
         Delivery delivery = new Delivery(extensions);
-        Publisher publisher = new Publisher(tree, new LocalBroker(tree, delivery, options.broadcastToPublisher()), guard);
+        Publisher publisher = new Publisher(tree, new LocalBroker(tree, delivery, options.broadcastToPublisher(), guard), guard);
         hooks.wire(delivery, publisher);
         this.engine = new EngineImpl(new EngineParts(this, codec, sessions, tree, extensions, publisher, listeners,
                 guard, refusals, services::get));

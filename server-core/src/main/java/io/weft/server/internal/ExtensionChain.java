@@ -47,15 +47,18 @@ public final class ExtensionChain {
             next.accept(true);
             return;
         }
-        new Incoming(from, message, server.toArray(new Extension[0]), sessionExtensions, next).step(0);
+        new Incoming(from, message, server.toArray(new Extension[0]), sessionExtensions, next).start();
     }
 
-    private final class Incoming {
+    /** The incoming extensions in turn; one may answer later, on another thread, and the loop goes on there. */
+    private final class Incoming extends Steps {
         private final SessionImpl from;
         private final MessageImpl message;
         private final Extension[] serverExtensions;
         private final List<Extension> sessionExtensions;
         private final Consumer<Boolean> next;
+        private int index;
+        private volatile boolean dropped;
 
         Incoming(SessionImpl from, MessageImpl message, Extension[] serverExtensions,
                 List<Extension> sessionExtensions, Consumer<Boolean> next) {
@@ -66,24 +69,27 @@ public final class ExtensionChain {
             this.next = next;
         }
 
-        void step(int index) {
+        void start() {
+            run();
+        }
+
+        @Override
+        protected boolean startNext() {
             int total = serverExtensions.length + sessionExtensions.size();
-            if (index == total) {
-                next.accept(true);
-                return;
+            if (dropped || index == total) {
+                next.accept(!dropped);
+                return false;
             }
             Extension extension = index < serverExtensions.length
                     ? serverExtensions[index]
                     : sessionExtensions.get(index - serverExtensions.length);
+            index++;
             guard.ask("incoming extension " + extension.getClass().getName(),
-                    promise -> extension.incoming(from, message, promise), true,
-                    keep -> {
-                        if (keep) {
-                            step(index + 1);
-                        } else {
-                            next.accept(false);
-                        }
+                    promise -> extension.incoming(from, message, promise), true, keep -> {
+                        dropped = !keep;
+                        next();
                     });
+            return true;
         }
     }
 
@@ -109,7 +115,7 @@ public final class ExtensionChain {
                 return null;
             }
         }
-        if (subject != message && subject.asMap().equals(message.asMap())) {
+        if (subject != message && subject.sameFields(message)) {
             return message;
         }
         return subject == message ? message : subject.freeze();

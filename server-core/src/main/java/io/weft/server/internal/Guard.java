@@ -11,7 +11,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The one way the engine calls application code (listeners, extensions, policies, authorizers, services): a
  * callback that throws is logged once per kind of failure with its stack trace, then quietly, and the engine
- * carries on as the caller says (skip it, or treat it as a denial). User code cannot wedge the engine.
+ * carries on as the caller says (skip it, or treat it as a denial). User code cannot wedge the engine: whatever it
+ * throws is caught, {@code Error}s included (a StackOverflowError or an AssertionError from one listener must not end
+ * a fan-out part way or leave a batch unanswered).
  */
 public final class Guard {
     private static final Logger LOG = LoggerFactory.getLogger(Guard.class);
@@ -22,7 +24,7 @@ public final class Guard {
     public void run(String what, Runnable callback) {
         try {
             callback.run();
-        } catch (RuntimeException x) {
+        } catch (Throwable x) {
             failed(what, x);
         }
     }
@@ -31,7 +33,7 @@ public final class Guard {
     public boolean test(String what, BooleanSupplier question, boolean onFailure) {
         try {
             return question.getAsBoolean();
-        } catch (RuntimeException x) {
+        } catch (Throwable x) {
             failed(what, x);
             return onFailure;
         }
@@ -55,13 +57,16 @@ public final class Guard {
         });
         try {
             ask.accept(promise);
-        } catch (RuntimeException x) {
+        } catch (Throwable x) {
             promise.fail(x);
         }
     }
 
     /** Logs a failure of application code: the first of each kind with its stack trace, later ones quietly. */
     public void failed(String what, Throwable failure) {
+        if (failure instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
         String key = what + ":" + failure.getClass().getName();
         if (logged.putIfAbsent(key, Boolean.TRUE) == null) {
             LOG.warn("{} failed; skipped (logged once per kind of failure)", what, failure);

@@ -156,7 +156,9 @@ final class LocalSessionImpl implements LocalSession, Connection {
     }
 
     private void receive(Message message) {
-        if (message.containsKey(Message.SUCCESSFUL)) {
+        // A reply is told by what the engine attached to it (the request it answers), never by its fields: a
+        // delivery carries only what its publisher could not forge into a reply, and this check does not rely on it.
+        if (message.getAssociated() != null) {
             Promise<Message> reply = message.getId() == null ? null : pending.remove(message.getId());
             if (reply != null) {
                 reply.succeed(message);
@@ -172,7 +174,7 @@ final class LocalSessionImpl implements LocalSession, Connection {
                 for (MessageListener listener : entry.getValue()) {
                     try {
                         listener.onMessage(message);
-                    } catch (RuntimeException x) {
+                    } catch (Throwable x) {
                         LOG.warn("listener of local session {} failed on {}", name, channel, x);
                     }
                 }

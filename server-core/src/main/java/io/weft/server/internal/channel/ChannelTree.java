@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -21,6 +22,7 @@ public final class ChannelTree {
 
     private final ChannelNode root = new ChannelNode(this, null, null, "");
     private final ChannelHost host;
+    private final AtomicInteger size = new AtomicInteger();
 
     public ChannelTree(ChannelHost host) {
         this.host = host;
@@ -28,6 +30,23 @@ public final class ChannelTree {
 
     ChannelHost host() {
         return host;
+    }
+
+    /** How many channels exist. */
+    public int size() {
+        return size.get();
+    }
+
+    /** How many channels subscribing to {@code id} would create: it and its missing ancestors. */
+    public int missing(ChannelId id) {
+        ChannelNode node = root;
+        for (int i = 0; i < id.depth(); i++) {
+            node = node.child(id.segment(i));
+            if (node == null || node.isRemoved()) {
+                return id.depth() - i;
+            }
+        }
+        return 0;
     }
 
     /** The node for {@code id}, or null if it does not exist. */
@@ -51,16 +70,16 @@ public final class ChannelTree {
     public ChannelNode getOrCreate(ChannelId id, Consumer<ServerChannel> initializer) {
         while (true) {
             ChannelNode node = root;
-            StringBuilder path = new StringBuilder(id.id().length());
             for (int i = 0; i < id.depth() && node != null; i++) {
                 String segment = id.segment(i);
-                path.append('/').append(segment);
                 ChannelNode child = node.child(segment);
                 if (child == null || child.isRemoved()) {
                     boolean last = i == id.depth() - 1;
                     boolean[] created = new boolean[1];
-                    child = node.childOrCreate(segment, last ? id : ChannelId.of(path.toString()), created);
+                    // An ancestor's id shares the requested id's segments: creating every ancestor stays linear.
+                    child = node.childOrCreate(segment, id.prefix(i + 1), created);
                     if (created[0]) {
+                        size.incrementAndGet();
                         if (last) {
                             initializer.accept(child);
                         }
@@ -82,20 +101,45 @@ public final class ChannelTree {
      * @param message the subscribe message, for listeners; null when server code subscribes
      */
     public boolean subscribe(ChannelId id, SessionImpl session, Message message) {
+        return subscribe(id, session, message, Integer.MAX_VALUE) == Subscribed.ADDED;
+    }
+
+    /** What a subscription came to. */
+    public enum Subscribed {
+        ADDED,
+        /** The session was subscribed already. */
+        ALREADY,
+        /** The session holds {@code maxSubscriptions} already. */
+        FULL,
+        /** The session has ended. */
+        ENDED
+    }
+
+    /**
+     * Subscribes {@code session} to {@code id} unless it already holds {@code maxSubscriptions} channels.
+     *
+     * @param message the subscribe message, for listeners; null when server code subscribes
+     */
+    public Subscribed subscribe(ChannelId id, SessionImpl session, Message message, int maxSubscriptions) {
         while (true) {
             ChannelNode node = getOrCreate(id);
             Boolean added = node.addSubscriber(session);
             if (added == null) {
                 continue;
             }
-            if (!session.addSubscription(node)) {
-                node.removeSubscriber(session);
-                return false;
+            // The node first, then the session: a session ending meanwhile either lists the node (and leaves it when
+            // it ends) or refuses the subscription here, so no ended session stays a subscriber.
+            Subscribed outcome = session.addSubscription(node, maxSubscriptions);
+            if (outcome == Subscribed.FULL || outcome == Subscribed.ENDED) {
+                if (added) {
+                    node.removeSubscriber(session);
+                }
+                return outcome;
             }
             if (added) {
                 host.subscribed(session, node, message);
             }
-            return added;
+            return added ? Subscribed.ADDED : Subscribed.ALREADY;
         }
     }
 
@@ -201,6 +245,7 @@ public final class ChannelTree {
         for (ChannelNode leaf : leaves) {
             if (leaf.sweep(SWEEPS_BEFORE_REMOVAL)) {
                 removed++;
+                size.decrementAndGet();
                 host.channelRemoved(leaf);
             }
         }

@@ -5,13 +5,20 @@ import io.weft.server.api.ChannelId;
 import io.weft.server.api.Message;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * The one {@link Message} implementation: fields in insertion order, the channel parsed once, and, once frozen, the
  * JSON encoding computed once and shared by every recipient.
+ *
+ * <p>A frozen message is shared by threads: every getter returns read-only views, nested values included. A
+ * {@link #copy()} of it (what one recipient's outgoing extensions change) starts out sharing the nested values and
+ * takes its own deep copy of a field the first time code reaches into it through the copy, so each recipient's view
+ * is its own where an extension looks inside it, and nothing is copied where none does.
  */
 public final class MessageImpl implements Message.Mutable {
     private final LinkedHashMap<String, Object> fields;
@@ -21,6 +28,10 @@ public final class MessageImpl implements Message.Mutable {
     private Message associated;
     private volatile boolean frozen;
     private volatile byte[] json;
+    /** Whether nested values may still be shared with the message this one was copied from. */
+    private boolean sharesNested;
+    /** The fields this copy owns (copied or set since), when it {@link #sharesNested}. */
+    private Set<String> owned;
 
     public MessageImpl() {
         this.fields = new LinkedHashMap<>(8);
@@ -30,12 +41,40 @@ public final class MessageImpl implements Message.Mutable {
         this.fields = fields;
     }
 
-    /** A mutable copy: the fields are copied one level deep; {@code ext} and {@code advice} are copied too. */
+    /**
+     * A mutable copy that shares this message's nested values until code reaches into one of them through the copy,
+     * which then gets its own deep copy of that field.
+     */
     public MessageImpl copy() {
         MessageImpl copy = new MessageImpl(new LinkedHashMap<>(fields));
-        copy.fields.computeIfPresent(EXT, (k, v) -> v instanceof Map<?, ?> map ? new LinkedHashMap<>(map) : v);
-        copy.fields.computeIfPresent(ADVICE, (k, v) -> v instanceof Map<?, ?> map ? new LinkedHashMap<>(map) : v);
+        copy.sharesNested = true;
+        copy.associated = associated;
         return copy;
+    }
+
+    /** Whether this message has the same fields as {@code other}, nested values compared by content. */
+    public boolean sameFields(MessageImpl other) {
+        return fields.equals(other.fields);
+    }
+
+    /** Makes {@code field} this copy's own before code reaches into it. */
+    private Object own(String field) {
+        Object value = fields.get(field);
+        if (sharesNested && JsonValues.isNested(value) && (owned == null || !owned.contains(field))) {
+            value = JsonValues.deepCopy(value);
+            fields.put(field, value);
+            markOwned(field);
+        }
+        return value;
+    }
+
+    private void markOwned(String field) {
+        if (sharesNested) {
+            if (owned == null) {
+                owned = new HashSet<>(4);
+            }
+            owned.add(field);
+        }
     }
 
     /** Makes this message read-only; from now on it may be shared between sessions and threads. */
@@ -112,7 +151,7 @@ public final class MessageImpl implements Message.Mutable {
 
     @Override
     public Object getData() {
-        return fields.get(DATA);
+        return get(DATA);
     }
 
     @Override
@@ -133,11 +172,7 @@ public final class MessageImpl implements Message.Mutable {
     /** An object field; read-only once frozen, since a frozen message is shared by every recipient. */
     @SuppressWarnings("unchecked")
     private Map<String, Object> objectField(String field) {
-        if (fields.get(field) instanceof Map<?, ?> map) {
-            Map<String, Object> typed = (Map<String, Object>) map;
-            return frozen ? Collections.unmodifiableMap(typed) : typed;
-        }
-        return null;
+        return get(field) instanceof Map<?, ?> map ? (Map<String, Object>) map : null;
     }
 
     @Override
@@ -147,7 +182,7 @@ public final class MessageImpl implements Message.Mutable {
 
     @Override
     public Object get(String field) {
-        return fields.get(field);
+        return frozen ? JsonValues.readOnly(fields.get(field)) : own(field);
     }
 
     @Override
@@ -160,8 +195,17 @@ public final class MessageImpl implements Message.Mutable {
         return Collections.unmodifiableSet(fields.keySet());
     }
 
+    @SuppressWarnings("unchecked")
     @Override
     public Map<String, Object> asMap() {
+        if (frozen) {
+            return (Map<String, Object>) JsonValues.readOnly(fields);
+        }
+        if (sharesNested) {
+            for (String field : List.copyOf(fields.keySet())) {
+                own(field);
+            }
+        }
         return Collections.unmodifiableMap(fields);
     }
 
@@ -205,6 +249,7 @@ public final class MessageImpl implements Message.Mutable {
             fields.remove(field);
         } else {
             fields.put(field, value);
+            markOwned(field);
         }
         return this;
     }
@@ -236,6 +281,7 @@ public final class MessageImpl implements Message.Mutable {
         checkMutable();
         Map<String, Object> created = new LinkedHashMap<>(4);
         fields.put(field, created);
+        markOwned(field);
         return created;
     }
 

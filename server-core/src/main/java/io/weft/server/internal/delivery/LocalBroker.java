@@ -1,6 +1,7 @@
 package io.weft.server.internal.delivery;
 
 import io.weft.server.api.ChannelId;
+import io.weft.server.internal.Guard;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.MessageImpl;
@@ -19,9 +20,11 @@ public final class LocalBroker implements Broker {
     private final ChannelTree tree;
     private final Delivery delivery;
     private final boolean broadcastToPublisher;
+    private final Guard guard;
 
-    public LocalBroker(ChannelTree tree, Delivery delivery, boolean broadcastToPublisher) {
+    public LocalBroker(ChannelTree tree, Delivery delivery, boolean broadcastToPublisher, Guard guard) {
         this.tree = tree;
+        this.guard = guard;
         this.delivery = delivery;
         this.broadcastToPublisher = broadcastToPublisher;
     }
@@ -49,10 +52,21 @@ public final class LocalBroker implements Broker {
         }
         int count = 0;
         for (SessionImpl session : recipients) {
-            if (session != skip && delivery.deliver(session, publisher, message, lazyTimeout, wakes)) {
+            if (session != skip && deliver(session, publisher, message, lazyTimeout, wakes)) {
                 count++;
             }
         }
         return count;
+    }
+
+    /** One recipient; whatever goes wrong for it (a transport's failure included) must not end the fan-out. */
+    private boolean deliver(SessionImpl session, SessionImpl publisher, MessageImpl message, long lazyTimeout,
+            Wakes wakes) {
+        try {
+            return delivery.deliver(session, publisher, message, lazyTimeout, wakes);
+        } catch (Throwable x) {
+            guard.failed("delivery to " + session, x);
+            return false;
+        }
     }
 }

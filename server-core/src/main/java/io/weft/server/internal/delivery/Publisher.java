@@ -3,6 +3,7 @@ package io.weft.server.internal.delivery;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.internal.Guard;
+import io.weft.server.internal.Steps;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.MessageImpl;
@@ -40,49 +41,86 @@ public final class Publisher {
                 }
             }
         }
-        runListeners(from, message, steps, 0, keep -> {
+        Consumer<Boolean> afterListeners = keep -> {
             if (keep && message.getChannelId().isBroadcast()) {
-                broker.publish(broadcastCopy(message), from, wakes);
+                MessageImpl broadcast = broadcastCopy(message);
+                // The broadcast shares the published data: from now on neither may change it (the encoding of the
+                // broadcast may be under way on another thread).
+                message.freeze();
+                broker.publish(broadcast, from, wakes);
             }
             done.accept(keep);
-        });
+        };
+        if (steps.isEmpty()) {
+            afterListeners.accept(true);
+        } else {
+            new Listening(from, message, steps, afterListeners).start();
+        }
     }
 
     private record Step(ChannelNode channel, ServerChannel.Listener listener) {
     }
 
-    private void runListeners(SessionImpl from, MessageImpl message, List<Step> steps, int index,
-            Consumer<Boolean> done) {
-        if (index == steps.size()) {
-            done.accept(true);
-            return;
+    /** The message listeners in turn; one may answer later, on another thread, and the loop goes on there. */
+    private final class Listening extends Steps {
+        private final SessionImpl from;
+        private final MessageImpl message;
+        private final List<Step> steps;
+        private final Consumer<Boolean> done;
+        private int index;
+        private volatile boolean vetoed;
+
+        Listening(SessionImpl from, MessageImpl message, List<Step> steps, Consumer<Boolean> done) {
+            this.from = from;
+            this.message = message;
+            this.steps = steps;
+            this.done = done;
         }
-        Step step = steps.get(index);
-        guard.ask("message listener on " + step.channel(), promise -> {
-            if (step.listener() instanceof ServerChannel.AsyncMessageListener async) {
-                async.onMessage(from, step.channel(), message, promise);
-            } else {
-                promise.succeed(((ServerChannel.MessageListener) step.listener()).onMessage(from, step.channel(), message));
+
+        void start() {
+            run();
+        }
+
+        @Override
+        protected boolean startNext() {
+            if (vetoed || index == steps.size()) {
+                done.accept(!vetoed);
+                return false;
             }
-        }, true, keep -> {
-            if (keep) {
-                runListeners(from, message, steps, index + 1, done);
-            } else {
-                done.accept(false);
-            }
-        });
+            Step step = steps.get(index++);
+            guard.ask("message listener on " + step.channel(), promise -> {
+                if (step.listener() instanceof ServerChannel.AsyncMessageListener async) {
+                    async.onMessage(from, step.channel(), message, promise);
+                } else {
+                    promise.succeed(((ServerChannel.MessageListener) step.listener())
+                            .onMessage(from, step.channel(), message));
+                }
+            }, true, keep -> {
+                vetoed = !keep;
+                next();
+            });
+            return true;
+        }
     }
 
     /**
-     * What subscribers receive: every field of the published message but the publisher's {@code clientId} and
-     * {@code ext}, which stay private; frozen, so that it is shared and encoded once.
+     * What subscribers receive, built from an allow-list of what Bayeux defines for a delivered message: its
+     * {@code channel} and {@code data}, and a {@code timestamp} string (the timestamp extension stamps publishes as
+     * they arrive). Nothing else the publisher sent travels: not its {@code clientId} or {@code ext}, which are
+     * private, and above all not {@code advice}, {@code successful}, {@code error} or {@code id}, which every
+     * subscriber's client would take as addressed to itself (the official JavaScript client applies the advice of
+     * every message it receives: one publish with {@code reconnect: none} would stop them all). What outgoing
+     * extensions add for each recipient is theirs to add. Frozen, so that it is shared and encoded once.
      */
     static MessageImpl broadcastCopy(MessageImpl published) {
         MessageImpl copy = new MessageImpl();
-        for (String field : published.fieldNames()) {
-            if (!Message.CLIENT_ID.equals(field) && !Message.EXT.equals(field)) {
-                copy.put(field, published.get(field));
-            }
+        copy.setChannel(published.getChannel());
+        Object data = published.getData();
+        if (data != null) {
+            copy.setData(data);
+        }
+        if (published.get(Message.TIMESTAMP) instanceof String timestamp) {
+            copy.put(Message.TIMESTAMP, timestamp);
         }
         return copy.freeze();
     }

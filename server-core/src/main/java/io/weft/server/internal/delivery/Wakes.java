@@ -4,6 +4,8 @@ import io.weft.server.internal.session.SessionImpl;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sessions that were given messages and whose transports have not been woken yet. A batch of publishes collects its
@@ -11,6 +13,8 @@ import java.util.Set;
  * frame per subscriber, not ten. Not thread-safe: one belongs to one batch.
  */
 public final class Wakes {
+    private static final Logger LOG = LoggerFactory.getLogger(Wakes.class);
+
     private Set<SessionImpl> sessions;
 
     public void add(SessionImpl session) {
@@ -26,7 +30,12 @@ public final class Wakes {
         sessions = null;
         if (toWake != null) {
             for (SessionImpl session : toWake) {
-                session.wake();
+                try {
+                    session.wake();
+                } catch (Throwable x) {
+                    // A transport's bug must not keep the batch's other sessions asleep.
+                    LOG.warn("waking {} failed", session, x);
+                }
             }
         }
     }

@@ -55,6 +55,11 @@ final class BatchRun extends Steps {
         return endpoint.connection();
     }
 
+    /** Whether the batch comes from server code (a local session), which no client bound applies to. */
+    boolean local() {
+        return HandshakeHandler.LOCAL.equals(endpoint.connection().type());
+    }
+
     boolean persistent() {
         return endpoint.connection().isPersistent();
     }

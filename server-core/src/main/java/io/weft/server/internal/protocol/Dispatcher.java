@@ -19,6 +19,7 @@ import java.util.function.Supplier;
 final class Dispatcher {
     private final SessionRegistry sessions;
     private final ExtensionChain extensions;
+    private final Bounds bounds;
     private final MetaHandler handshake;
     private final MetaHandler connect;
     private final MetaHandler subscribe;
@@ -29,16 +30,17 @@ final class Dispatcher {
     Dispatcher(EngineParts parts, Supplier<List<String>> connectionTypes) {
         this.sessions = parts.sessions();
         this.extensions = parts.extensions();
+        this.bounds = new Bounds(parts.server().getOptions(), parts.refusals());
         this.handshake = new HandshakeHandler(parts, connectionTypes);
         this.connect = new ConnectHandler();
-        this.subscribe = new SubscribeHandler(parts);
-        this.unsubscribe = new UnsubscribeHandler(parts.tree());
+        this.subscribe = new SubscribeHandler(parts, bounds);
+        this.unsubscribe = new UnsubscribeHandler(parts.tree(), bounds);
         this.disconnect = new DisconnectHandler(parts.sessions());
         this.publish = new PublishHandler(parts);
     }
 
     void dispatch(BatchRun run, MessageImpl message, Promise<Void> done) {
-        BayeuxError invalid = validate(message);
+        BayeuxError invalid = validate(message, !run.local());
         if (invalid != null) {
             run.reply(Replies.error(message, invalid));
             done.succeed(null);
@@ -87,14 +89,23 @@ final class Dispatcher {
         return reply;
     }
 
-    private static BayeuxError validate(MessageImpl message) {
+    /** What every message must be; a client's channel is checked against the bounds before it is parsed. */
+    private BayeuxError validate(MessageImpl message, boolean client) {
         if (message.decodeError() != null) {
             return message.decodeError();
         }
-        if (message.getChannel() == null) {
+        String name = message.getChannel();
+        if (name == null) {
             return BayeuxError.CHANNEL_MISSING;
         }
+        BayeuxError tooLong = client ? bounds.channelLength(name) : null;
+        if (tooLong != null) {
+            return tooLong;
+        }
         ChannelId channel = message.getChannelId();
-        return channel == null ? BayeuxError.CHANNEL_INVALID : null;
+        if (channel == null) {
+            return BayeuxError.CHANNEL_INVALID;
+        }
+        return client ? bounds.channelDepth(channel) : null;
     }
 }

@@ -76,7 +76,7 @@ final class PublishHandler implements MetaHandler {
         });
         try {
             service.handle(session, request, answer);
-        } catch (RuntimeException x) {
+        } catch (Throwable x) {
             answer.fail(x);
         }
     }

@@ -3,52 +3,71 @@ package io.weft.server.internal.protocol;
 import io.weft.server.api.Authorizer;
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.ChannelId;
+import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
+import io.weft.server.internal.Steps;
+import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.session.SessionImpl;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code /meta/subscribe}: all of the requested channels, or none. Each must be a valid channel the security policy
- * and the channel's authorizers allow; the reply echoes {@code subscription} as sent.
+ * {@code /meta/subscribe}: all of the requested channels, or none. Each must be a valid channel within the client
+ * bounds (not a root wildcard unless allowed, the session's subscriptions and the channels in all within their
+ * limits) that the security policy and the channel's authorizers allow; the reply echoes {@code subscription} as
+ * sent. The channels are authorized one after the other by a loop that does not grow the stack with their number.
  */
 final class SubscribeHandler implements MetaHandler {
     private final ChannelTree tree;
     private final Authorization authorization;
+    private final Bounds bounds;
 
-    SubscribeHandler(EngineParts parts) {
+    SubscribeHandler(EngineParts parts, Bounds bounds) {
         this.tree = parts.tree();
         this.authorization = new Authorization(parts.server(), parts.tree(), parts.guard());
+        this.bounds = bounds;
     }
 
     @Override
     public void handle(BatchRun run, MessageImpl request, SessionImpl session, Promise<Void> done) {
-        Subscriptions subscriptions = Subscriptions.of(request);
-        if (subscriptions.error() != null) {
-            answer(run, request, subscriptions.error(), done);
+        boolean client = !session.isLocal();
+        Subscriptions subscriptions = Subscriptions.of(request, client ? bounds : null);
+        BayeuxError error = subscriptions.error();
+        if (error == null && client) {
+            error = clientBounds(session, subscriptions.channels());
+        }
+        if (error != null) {
+            answer(run, request, error, done);
             return;
         }
-        authorize(run, request, session, subscriptions.channels(), 0, done);
+        new Authorize(run, request, session, subscriptions.channels(), client, done).start();
     }
 
-    private void authorize(BatchRun run, MessageImpl request, SessionImpl session, List<ChannelId> channels,
-            int index, Promise<Void> done) {
-        if (index == channels.size()) {
-            for (ChannelId channel : channels) {
-                tree.subscribe(channel, session, request);
+    /** Root wildcards, the session's subscriptions and the channels in all; null if within them. */
+    private BayeuxError clientBounds(SessionImpl session, List<ChannelId> channels) {
+        int fresh = 0;
+        int missing = 0;
+        for (ChannelId channel : channels) {
+            if (channel.isWild() && channel.depth() == 1 && !bounds.options().clientRootWildcards()) {
+                bounds.refuse(Limit.ROOT_WILDCARD);
+                return BayeuxError.SUBSCRIBE_DENIED.withReason(Limit.ROOT_WILDCARD.option());
             }
-            answer(run, request, null, done);
-            return;
+            ChannelNode node = tree.get(channel);
+            if (node == null || !session.isSubscribed(node)) {
+                fresh++;
+            }
+            missing += tree.missing(channel);
         }
-        authorization.check(Authorizer.Operation.SUBSCRIBE, session, channels.get(index), request, error -> {
-            if (error != null) {
-                answer(run, request, error, done);
-            } else {
-                authorize(run, request, session, channels, index + 1, done);
-            }
-        });
+        if (session.subscriptionCount() + fresh > bounds.options().maxSubscriptionsPerSession()) {
+            return bounds.refuse(Limit.SUBSCRIPTIONS);
+        }
+        if (missing > 0 && tree.size() + missing > bounds.options().maxChannels()) {
+            return bounds.refuse(Limit.CHANNELS);
+        }
+        return null;
     }
 
     private static void answer(BatchRun run, MessageImpl request, BayeuxError error, Promise<Void> done) {
@@ -56,5 +75,67 @@ final class SubscribeHandler implements MetaHandler {
         reply.put(Message.SUBSCRIPTION, request.get(Message.SUBSCRIPTION));
         run.reply(reply);
         done.succeed(null);
+    }
+
+    /** Asks about each channel in turn (an answer may come later, on another thread), then subscribes to all. */
+    private final class Authorize extends Steps {
+        private final BatchRun run;
+        private final MessageImpl request;
+        private final SessionImpl session;
+        private final List<ChannelId> channels;
+        private final boolean client;
+        private final Promise<Void> done;
+        private int index;
+        private volatile BayeuxError denied;
+
+        Authorize(BatchRun run, MessageImpl request, SessionImpl session, List<ChannelId> channels, boolean client,
+                Promise<Void> done) {
+            this.run = run;
+            this.request = request;
+            this.session = session;
+            this.channels = channels;
+            this.client = client;
+            this.done = done;
+        }
+
+        void start() {
+            run();
+        }
+
+        @Override
+        protected boolean startNext() {
+            if (denied != null) {
+                answer(run, request, denied, done);
+                return false;
+            }
+            if (index == channels.size()) {
+                answer(run, request, subscribeAll(), done);
+                return false;
+            }
+            authorization.check(Authorizer.Operation.SUBSCRIBE, session, channels.get(index++), request, error -> {
+                denied = error;
+                next();
+            });
+            return true;
+        }
+
+        /** Subscribes to every channel, or, if the session fills up meanwhile, to none. */
+        private BayeuxError subscribeAll() {
+            int max = client ? bounds.options().maxSubscriptionsPerSession() : Integer.MAX_VALUE;
+            List<ChannelId> added = new ArrayList<>(channels.size());
+            for (ChannelId channel : channels) {
+                ChannelTree.Subscribed outcome = tree.subscribe(channel, session, request, max);
+                if (outcome == ChannelTree.Subscribed.ADDED) {
+                    added.add(channel);
+                } else if (outcome == ChannelTree.Subscribed.FULL || outcome == ChannelTree.Subscribed.ENDED) {
+                    for (ChannelId undo : added) {
+                        tree.unsubscribe(undo, session, null);
+                    }
+                    return outcome == ChannelTree.Subscribed.FULL ? bounds.refuse(Limit.SUBSCRIPTIONS)
+                            : BayeuxError.SESSION_UNKNOWN;
+                }
+            }
+            return null;
+        }
     }
 }

@@ -2,11 +2,16 @@ package io.weft.server.internal.protocol;
 
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.ChannelId;
+import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The {@code subscription} field of {@code /meta/subscribe} and {@code /meta/unsubscribe}: one channel or an array. */
+/**
+ * The {@code subscription} field of {@code /meta/subscribe} and {@code /meta/unsubscribe}: one channel or an array.
+ * From a client, the array holds at most {@code maxSubscriptionsPerSession} names, each within the channel bounds;
+ * the whole field is refused at the first name that is not, before anything is parsed further.
+ */
 final class Subscriptions {
     private final List<ChannelId> channels;
     private final BayeuxError error;
@@ -16,20 +21,35 @@ final class Subscriptions {
         this.error = error;
     }
 
-    static Subscriptions of(Message request) {
+    /** @param bounds the client bounds, or null for server code */
+    static Subscriptions of(Message request, Bounds bounds) {
         Object field = request.get(Message.SUBSCRIPTION);
         List<?> names = field instanceof List<?> list ? list : field == null ? List.of() : List.of(field);
         if (names.isEmpty()) {
-            return new Subscriptions(List.of(), BayeuxError.SUBSCRIPTION_MISSING);
+            return failed(BayeuxError.SUBSCRIPTION_MISSING);
+        }
+        if (bounds != null && names.size() > bounds.options().maxSubscriptionsPerSession()) {
+            return failed(bounds.refuse(Limit.SUBSCRIPTIONS));
         }
         List<ChannelId> channels = new ArrayList<>(names.size());
         for (Object name : names) {
-            if (!(name instanceof String text) || !ChannelId.isValid(text)) {
-                return new Subscriptions(List.of(), BayeuxError.CHANNEL_INVALID.withReason(String.valueOf(name)));
+            BayeuxError problem = bounds != null ? bounds.channelName(name)
+                    : name instanceof String text && ChannelId.isValid(text) ? null
+                    : BayeuxError.CHANNEL_INVALID.withReason(Bounds.echo(String.valueOf(name)));
+            if (problem != null) {
+                return failed(problem);
             }
-            channels.add(ChannelId.of(text));
+            ChannelId channel = ChannelId.of((String) name);
+            if (bounds != null && (problem = bounds.channelDepth(channel)) != null) {
+                return failed(problem);
+            }
+            channels.add(channel);
         }
         return new Subscriptions(channels, null);
+    }
+
+    private static Subscriptions failed(BayeuxError error) {
+        return new Subscriptions(List.of(), error);
     }
 
     /** The error that makes the whole request fail, or null. */

@@ -11,14 +11,16 @@ import io.weft.server.internal.session.SessionImpl;
 /** {@code /meta/unsubscribe}: leaves the channels; leaving one never joined succeeds. */
 final class UnsubscribeHandler implements MetaHandler {
     private final ChannelTree tree;
+    private final Bounds bounds;
 
-    UnsubscribeHandler(ChannelTree tree) {
+    UnsubscribeHandler(ChannelTree tree, Bounds bounds) {
         this.tree = tree;
+        this.bounds = bounds;
     }
 
     @Override
     public void handle(BatchRun run, MessageImpl request, SessionImpl session, Promise<Void> done) {
-        Subscriptions subscriptions = Subscriptions.of(request);
+        Subscriptions subscriptions = Subscriptions.of(request, session.isLocal() ? null : bounds);
         BayeuxError error = subscriptions.error();
         MessageImpl reply;
         if (error != null) {

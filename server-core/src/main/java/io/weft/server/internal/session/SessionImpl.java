@@ -7,6 +7,7 @@ import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
 import io.weft.server.internal.LazyList;
 import io.weft.server.internal.channel.ChannelNode;
+import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.MessageImpl;
 import java.util.HashSet;
 import java.util.List;
@@ -320,16 +321,32 @@ public final class SessionImpl implements ServerSession {
 
     // ---- subscriptions and end ----
 
-    /** Records a subscription; false if the session has ended (the caller then undoes it). */
-    public synchronized boolean addSubscription(ChannelNode channel) {
+    /**
+     * Records a subscription, unless the session has ended or already holds {@code max} others (the caller then
+     * undoes its side).
+     */
+    public synchronized ChannelTree.Subscribed addSubscription(ChannelNode channel, int max) {
         if (!alive) {
-            return false;
+            return ChannelTree.Subscribed.ENDED;
         }
         if (subscriptions == null) {
             subscriptions = new HashSet<>(4);
+        } else if (subscriptions.contains(channel)) {
+            return ChannelTree.Subscribed.ALREADY;
+        } else if (subscriptions.size() >= max) {
+            return ChannelTree.Subscribed.FULL;
         }
         subscriptions.add(channel);
-        return true;
+        return ChannelTree.Subscribed.ADDED;
+    }
+
+    public synchronized boolean isSubscribed(ChannelNode channel) {
+        return subscriptions != null && subscriptions.contains(channel);
+    }
+
+    /** How many channels this session is subscribed to. */
+    public synchronized int subscriptionCount() {
+        return subscriptions == null ? 0 : subscriptions.size();
     }
 
     public synchronized void removeSubscription(ChannelNode channel) {
