@@ -68,9 +68,15 @@ public final class BayeuxServerImpl implements BayeuxServer {
         }
     }
 
+    /** One sweep; whatever it throws, the next is scheduled: a sweep that stopped for good would leak channels. */
     private void sweep() {
-        tree.sweep();
-        scheduleSweep();
+        try {
+            tree.sweep();
+        } catch (Throwable x) {
+            guard.failed("channel sweep", x);
+        } finally {
+            scheduleSweep();
+        }
     }
 
     @Override
@@ -179,7 +185,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            sessions.clear();
+            sessions.close();
             if (ownsScheduler) {
                 scheduler.close();
             }

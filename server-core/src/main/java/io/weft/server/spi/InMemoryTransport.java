@@ -3,6 +3,7 @@ package io.weft.server.spi;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -24,12 +25,23 @@ public final class InMemoryTransport {
     private final Engine engine;
     private final String type;
     private final boolean persistent;
+    private final InetAddress remoteAddress;
 
     private InMemoryTransport(BayeuxServer server, String type, boolean persistent) {
-        this.engine = server.engine();
+        this(server.engine(), type, persistent, null);
+        engine.addConnectionType(type);
+    }
+
+    private InMemoryTransport(Engine engine, String type, boolean persistent, InetAddress remoteAddress) {
+        this.engine = engine;
         this.type = Objects.requireNonNull(type, "type");
         this.persistent = persistent;
-        engine.addConnectionType(type);
+        this.remoteAddress = remoteAddress;
+    }
+
+    /** The same transport, its connections coming from {@code address} (by default they come from nowhere: null). */
+    public InMemoryTransport from(InetAddress address) {
+        return new InMemoryTransport(engine, type, persistent, Objects.requireNonNull(address, "address"));
     }
 
     /** A one-shot request/response transport of connection type {@code long-polling}. */
@@ -102,6 +114,11 @@ public final class InMemoryTransport {
         @Override
         public String browserId() {
             return browserId;
+        }
+
+        @Override
+        public InetAddress remoteAddress() {
+            return remoteAddress;
         }
 
         String encode(List<Message> messages) {

@@ -2,6 +2,7 @@ package io.weft.server.internal.protocol;
 
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.internal.Guard;
@@ -35,10 +36,22 @@ final class HandshakeHandler implements MetaHandler {
 
     @Override
     public void handle(BatchRun run, MessageImpl request, SessionImpl ignored, Promise<Void> done) {
-        boolean local = LOCAL.equals(run.connection().type());
-        SessionImpl session = sessions.newSession(run.connection().browserId(), local);
+        if (sessions.isClosed()) {
+            refuse(run, request, BayeuxError.SERVER_CLOSING);
+            done.succeed(null);
+            return;
+        }
+        boolean local = run.local();
+        SessionImpl session = sessions.newSession(run.connection().browserId(), run.connection().remoteAddress(),
+                local);
         if (local) {
             accept(run, request, session);
+            done.succeed(null);
+            return;
+        }
+        Limit refused = sessions.admit(session);
+        if (refused != null) {
+            refuse(run, request, BayeuxError.limitExceeded(refused));
             done.succeed(null);
             return;
         }
@@ -48,6 +61,7 @@ final class HandshakeHandler implements MetaHandler {
                     if (allowed) {
                         accept(run, request, session);
                     } else {
+                        sessions.release(session);
                         MessageImpl reply = Replies.error(request, BayeuxError.HANDSHAKE_DENIED);
                         reply.put(Message.ADVICE, Replies.advice(Replies.NONE, 0));
                         run.reply(reply);
@@ -56,8 +70,21 @@ final class HandshakeHandler implements MetaHandler {
                 });
     }
 
+    /**
+     * A handshake the server cannot take now (full, or closing): the client is told to try again later, which the
+     * official clients do with a growing back-off; behind a balancer, the next try may reach another node.
+     */
+    private void refuse(BatchRun run, MessageImpl request, BayeuxError error) {
+        MessageImpl reply = Replies.error(request, error);
+        reply.put(Message.ADVICE, Replies.advice(Replies.HANDSHAKE, server.getOptions().maxInterval()));
+        run.reply(reply);
+    }
+
     private void accept(BatchRun run, MessageImpl request, SessionImpl session) {
-        sessions.register(session);
+        if (!sessions.register(session)) {
+            refuse(run, request, BayeuxError.SERVER_CLOSING);
+            return;
+        }
         session.handshaken(run.endpoint(), run.persistent());
         run.endpoint().bind(session);
         run.session(session);

@@ -229,11 +229,16 @@ final class Mailbox {
         return outcome;
     }
 
-    /** The session's timer ran (scheduler thread): a held connect's timeout, or the session's expiry, may be due. */
+    /**
+     * The session's timer ran (scheduler thread): a held connect's timeout, or the session's expiry, may be due. An
+     * expiry is decided and the mailbox ended under one lock, so that a {@code /meta/connect} arriving at the same
+     * moment either comes first (and the session lives on) or finds it ended (and is told to handshake): it is never
+     * held by a session that is about to end, which would answer a live client {@code reconnect: none}.
+     */
     private void timerFired(long generation) {
         HeldConnect timedOut = null;
         List<Message> out = null;
-        boolean expired = false;
+        Ended expired = null;
         synchronized (this) {
             if (!alive) {
                 return;
@@ -243,16 +248,16 @@ final class Mailbox {
                 timedOut = takeHeld();
                 out = timedOut.carriesQueue ? drainWith(timedOut.reply()) : new ArrayList<>(List.of(timedOut.reply()));
                 armExpiry(session.getInterval() + session.getMaxInterval());
-            } else if (due == SessionTimer.Kind.EXPIRY) {
-                expired = held == null;
+            } else if (due == SessionTimer.Kind.EXPIRY && held == null) {
+                expired = end();
             }
         }
         if (timedOut != null) {
             releaseSlot(timedOut);
             registry.beforeConnectReply(session, out);
             timedOut.outlet.deliver(out);
-        } else if (expired) {
-            registry.remove(session, io.weft.server.api.EndReason.TIMED_OUT);
+        } else if (expired != null) {
+            registry.expired(session, expired);
         }
     }
 

@@ -32,6 +32,11 @@ public final class SessionImpl implements ServerSession {
     private final AtomicBoolean wakeDeferred = new AtomicBoolean();
 
     private volatile boolean alive = true;
+    /** The browser id and address key this session was counted under when it was admitted (null: not counted). */
+    final String admittedBrowser;
+    final Object addressKey;
+    /** Whether this session holds places in the registry's counts, to give back once when it ends. */
+    final AtomicBoolean counted = new AtomicBoolean();
     private String browserId;
     private Set<ChannelNode> subscriptions;
     private volatile Map<String, Object> attributes;
@@ -43,9 +48,11 @@ public final class SessionImpl implements ServerSession {
     private volatile Boolean deliveryOnly;
     private volatile AckTracker ackTracker;
 
-    SessionImpl(String id, String browserId, SessionRegistry registry, boolean local) {
+    SessionImpl(String id, String browserId, Object addressKey, SessionRegistry registry, boolean local) {
         this.id = id;
         this.browserId = browserId;
+        this.admittedBrowser = browserId;
+        this.addressKey = addressKey;
         this.registry = registry;
         this.local = local;
         this.mailbox = new Mailbox(this, registry);
@@ -358,9 +365,11 @@ public final class SessionImpl implements ServerSession {
     /** Marks the session ended; returns what the caller must release, or null if it had already ended. */
     Ended end() {
         Mailbox.Ended box = mailbox.end();
-        if (box == null) {
-            return null;
-        }
+        return box == null ? null : ended(box);
+    }
+
+    /** The session's side of an end its mailbox has already decided (see {@link Mailbox#end()}). */
+    Ended ended(Mailbox.Ended box) {
         List<ChannelNode> channels;
         synchronized (this) {
             alive = false;

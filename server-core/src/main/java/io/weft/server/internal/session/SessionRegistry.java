@@ -8,6 +8,9 @@ import io.weft.server.internal.Refusals;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.spi.Scheduler;
+import io.weft.server.api.Limit;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -15,6 +18,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +39,10 @@ public final class SessionRegistry {
     /** Sessions the server ended, remembered for maxInterval so that a client caught between polls is told. */
     private final ConcurrentHashMap<String, EndReason> endedByServer = new ConcurrentHashMap<>();
     private volatile SessionHooks hooks;
+    private volatile boolean closed;
+    private final AtomicInteger live = new AtomicInteger();
+    private final ConcurrentHashMap<Object, Integer> perAddress = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Integer> perBrowser = new ConcurrentHashMap<>();
 
     public SessionRegistry(ServerOptions options, Scheduler scheduler, Refusals refusals) {
         this.options = options;
@@ -79,19 +87,30 @@ public final class SessionRegistry {
      * A new session with a fresh id, bound to {@code browserId} if not null; not live until {@link #register}ed
      * (a handshake the security policy denies never becomes one).
      */
-    public SessionImpl newSession(String browserId, boolean local) {
+    public SessionImpl newSession(String browserId, InetAddress address, boolean local) {
         byte[] bytes = new byte[ID_BYTES];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        return new SessionImpl(id, browserId, this, local);
+        return new SessionImpl(id, browserId, address == null || local ? null : addressKey(address), this, local);
     }
 
-    /** Makes a new session live. */
-    public void register(SessionImpl session) {
+    /**
+     * Makes a new session live; false (and the session's places released) if the registry has been closed
+     * meanwhile: a handshake whose policy answered while the server closed must not leave a session behind.
+     */
+    public boolean register(SessionImpl session) {
         if (sessions.putIfAbsent(session.getId(), session) != null) {
             // 144 random bits do not collide; if they ever do, refusing beats merging two clients.
             throw new IllegalStateException("session id collision");
         }
+        // closed is set before close() takes its snapshot of the sessions: either that snapshot has this one, or
+        // this check sees closed.
+        if (closed) {
+            sessions.remove(session.getId(), session);
+            release(session);
+            return false;
+        }
+        return true;
     }
 
     /** The live session, whoever asks. */
@@ -159,10 +178,19 @@ public final class SessionRegistry {
      */
     public void remove(SessionImpl session, EndReason reason) {
         SessionImpl.Ended ended = session.end();
-        if (ended == null) {
-            return;
+        if (ended != null) {
+            finish(session, ended, reason);
         }
+    }
+
+    /** A session's mailbox has decided, under its lock, that it expired and has ended it: the rest of its end. */
+    void expired(SessionImpl session, Mailbox.Ended box) {
+        finish(session, session.ended(box), EndReason.TIMED_OUT);
+    }
+
+    private void finish(SessionImpl session, SessionImpl.Ended ended, EndReason reason) {
         sessions.remove(session.getId(), session);
+        release(session);
         for (ChannelNode channel : ended.subscriptions()) {
             channel.removeSubscriber(session);
         }
@@ -188,12 +216,20 @@ public final class SessionRegistry {
             }
             out.add(notice);
         }
-        if (ended.held() != null && reason != EndReason.SERVER_CLOSED) {
+        if (ended.held() != null) {
             MessageImpl reply = ended.held().reply();
             Map<String, Object> advice = reply.getAdvice(true);
-            advice.put("reconnect", "none");
+            // Ended on purpose (the client's disconnect, the server's, a slow consumer): stop. Otherwise (a timeout,
+            // the server closing) the client should come back with a new session, here or on another node.
+            boolean stop = serverInitiated || reason == EndReason.DISCONNECTED;
+            advice.put("reconnect", stop ? "none" : "handshake");
+            if (!stop) {
+                advice.put("interval", 0L);
+            }
             if (reason == EndReason.QUEUE_FULL) {
                 reply.setSuccessful(false).put(Message.ERROR, BayeuxError.QUEUE_FULL.toString());
+            } else if (reason == EndReason.SERVER_CLOSED) {
+                reply.setSuccessful(false).put(Message.ERROR, BayeuxError.SERVER_CLOSING.toString());
             }
             out.add(reply);
             ended.held().outlet.deliver(out);
@@ -202,10 +238,106 @@ public final class SessionRegistry {
         }
     }
 
-    /** Ends every session, telling no client: the server is stopping. */
-    public void clear() {
+    /**
+     * Closes the registry: no session is admitted from now on, and every live one ends, its held
+     * {@code /meta/connect} answered with {@code 503::server_closing} and advice {@code reconnect: handshake}.
+     */
+    public void close() {
+        closed = true;
         for (SessionImpl session : List.copyOf(sessions.values())) {
             remove(session, EndReason.SERVER_CLOSED);
         }
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    // ---- admission: sessions in all, per address, per browser ----
+
+    /**
+     * Counts a new client session in, unless that would pass {@code maxSessions}, {@code maxSessionsPerAddress} or
+     * {@code maxLiveSessionsPerBrowser}: then nothing is counted, and the limit that refused it is returned (and
+     * counted as a refusal). Local sessions are server code and are never counted. Give the places back with
+     * {@link #release} if the session is not registered after all.
+     */
+    public Limit admit(SessionImpl session) {
+        if (session.isLocal()) {
+            return null;
+        }
+        if (live.incrementAndGet() > options.maxSessions()) {
+            live.decrementAndGet();
+            return refuse(Limit.SESSIONS);
+        }
+        if (session.addressKey != null && !take(perAddress, session.addressKey, options.maxSessionsPerAddress())) {
+            live.decrementAndGet();
+            return refuse(Limit.SESSIONS_PER_ADDRESS);
+        }
+        if (session.admittedBrowser != null
+                && !take(perBrowser, session.admittedBrowser, options.maxLiveSessionsPerBrowser())) {
+            live.decrementAndGet();
+            if (session.addressKey != null) {
+                give(perAddress, session.addressKey);
+            }
+            return refuse(Limit.SESSIONS_PER_BROWSER);
+        }
+        session.counted.set(true);
+        return null;
+    }
+
+    private Limit refuse(Limit limit) {
+        refusals.count(limit);
+        return limit;
+    }
+
+    /** Gives back what {@link #admit} counted for {@code session}; once, whatever the number of calls. */
+    public void release(SessionImpl session) {
+        if (session.counted.compareAndSet(true, false)) {
+            live.decrementAndGet();
+            if (session.addressKey != null) {
+                give(perAddress, session.addressKey);
+            }
+            if (session.admittedBrowser != null) {
+                give(perBrowser, session.admittedBrowser);
+            }
+        }
+    }
+
+    private static <K> boolean take(ConcurrentHashMap<K, Integer> counts, K key, int max) {
+        boolean[] taken = new boolean[1];
+        counts.compute(key, (k, count) -> {
+            int current = count == null ? 0 : count;
+            if (current >= max) {
+                return count;
+            }
+            taken[0] = true;
+            return current + 1;
+        });
+        return taken[0];
+    }
+
+    private static <K> void give(ConcurrentHashMap<K, Integer> counts, K key) {
+        counts.computeIfPresent(key, (k, count) -> count <= 1 ? null : count - 1);
+    }
+
+    /** Live client sessions counted per address key; for tests. */
+    public int sessionsFrom(InetAddress address) {
+        return perAddress.getOrDefault(addressKey(address), 0);
+    }
+
+    /**
+     * What sessions are counted under for {@code address}: the address itself for IPv4, the /64 prefix for IPv6 (one
+     * subscriber line usually owns a whole /64, so counting single IPv6 addresses would bound nothing).
+     */
+    static Object addressKey(InetAddress address) {
+        if (address instanceof Inet6Address) {
+            byte[] bytes = address.getAddress();
+            long prefix = 0;
+            for (int i = 0; i < 8; i++) {
+                prefix = (prefix << 8) | (bytes[i] & 0xff);
+            }
+            return prefix;
+        }
+        return address;
     }
 }
