@@ -56,6 +56,11 @@ public final class LoadServer implements Callable<Integer> {
             description = "How long a /meta/connect is held, ms [${DEFAULT-VALUE}].")
     long timeout;
 
+    @Option(names = "--max-sessions-per-address", defaultValue = "1000000",
+            description = "Live sessions one client address may hold: a load run comes from one machine, so far more "
+                    + "than a server facing the internet allows (its default is 1000) [${DEFAULT-VALUE}].")
+    int maxSessionsPerAddress;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new LoadServer()).execute(args));
     }
@@ -63,7 +68,7 @@ public final class LoadServer implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Running running = start(host, port, context, maxThreads,
-                ServerOptions.builder().timeout(timeout).build(), System.out);
+                ServerOptions.builder().timeout(timeout).maxSessionsPerAddress(maxSessionsPerAddress).build(), System.out);
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             running.close();

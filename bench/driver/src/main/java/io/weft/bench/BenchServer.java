@@ -188,7 +188,9 @@ public final class BenchServer {
     public static void main(String[] args) throws Exception {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
         int maxThreads = args.length > 1 ? Integer.parseInt(args[1]) : 256;
-        BayeuxServer bayeux = BayeuxServer.create(ServerOptions.builder().timeout(20_000).maxInterval(10_000).build());
+        BayeuxServer bayeux = BayeuxServer.create(ServerOptions.builder().timeout(20_000).maxInterval(10_000)
+                // Every benchmark client comes from this machine; the peers have no such limit either.
+                .maxSessionsPerAddress(Integer.MAX_VALUE).build());
         BenchServer bench = new BenchServer(bayeux);
 
         QueuedThreadPool threads = new QueuedThreadPool(maxThreads);

@@ -46,10 +46,10 @@ class DocSnippetsTest {
                 page + ": a snippet marker is not followed by a fenced block");
     }
 
-    /** Every ServerOptions field is in the guide's table, with the default the code has. */
+    /** Every ServerOptions field is in the options reference (the one table of them), with the default the code has. */
     @Test
-    void theGuideListsEveryServerOptionWithItsDefault() throws IOException {
-        String guide = Files.readString(ROOT.resolve("docs/user-guide.md"));
+    void theOptionsReferenceListsEveryServerOptionWithItsDefault() throws IOException {
+        String guide = Files.readString(ROOT.resolve("docs/server-options.md"));
         Map<String, String> rows = new LinkedHashMap<>();
         Matcher row = Pattern.compile("(?m)^\\| `(\\w+)` \\| ([^|]+) \\|").matcher(guide);
         while (row.find()) {
@@ -84,7 +84,7 @@ class DocSnippetsTest {
                 problems.add(name + " shows " + shown + ", the default is empty");
             }
         }
-        assertEquals(List.of(), problems, "docs/user-guide.md's options table");
+        assertEquals(List.of(), problems, "docs/server-options.md's options tables");
     }
 
     /** The lines between the tags, without the common indentation, ending with a newline. */

@@ -15,7 +15,7 @@ import java.util.Map;
  * batch id in {@code ext.ack}; the client's next {@code /meta/connect} sends back the last id it received. A batch
  * the client did not acknowledge (its reply was lost with a dropped connection) is sent again, before anything
  * newer, so nothing is lost or reordered while the session lives. At most
- * {@link io.weft.server.api.ServerOptions#maxAckedBatches()} unacknowledged batches are kept per session.
+ * {@link io.weft.server.api.ServerOptions#maxUnacknowledged()} unacknowledged messages are kept per session.
  *
  * <p>Install once, server-wide: {@code server.addExtension(new AcknowledgedMessagesExtension())}. Stateless itself;
  * the per-session state lives with each session.
