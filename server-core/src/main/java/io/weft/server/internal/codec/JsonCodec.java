@@ -216,8 +216,12 @@ public final class JsonCodec implements Codec {
             case VALUE_STRING:
                 return parser.getText();
             case VALUE_NUMBER_INT:
-            case VALUE_NUMBER_FLOAT:
                 return parser.getNumberValue();
+            case VALUE_NUMBER_FLOAT: {
+                // A double unless it does not fit one: 1e400 as a double is Infinity, which JSON cannot carry back.
+                Number number = parser.getNumberValue();
+                return number instanceof Double value && value.isInfinite() ? parser.getDecimalValue() : number;
+            }
             case VALUE_TRUE:
                 return Boolean.TRUE;
             case VALUE_FALSE:

@@ -107,6 +107,17 @@ class JsonCodecTest {
     }
 
     @Test
+    void aNumberPastADoublesRangeSurvivesTheRoundTripAsANumber() throws Exception {
+        String body = "[{\"channel\":\"/a\",\"data\":[1e400,-1e400,1.5e-400]}]";
+        Message decoded = codec.decode(body).get(0);
+        byte[] json = codec.encode(List.of(decoded));
+        List<?> back = (List<?>) codec.decode(json, 0, json.length).get(0).getData();
+        assertEquals(new java.math.BigDecimal("1e400"), back.get(0));
+        assertEquals(new java.math.BigDecimal("-1e400"), back.get(1));
+        assertEquals(0.0, back.get(2), "an underflow is a double zero, still a number");
+    }
+
+    @Test
     void frozenMessagesRefuseChanges() {
         MessageImpl message = new MessageImpl();
         message.setChannel("/a");
