@@ -18,6 +18,9 @@ import org.slf4j.LoggerFactory;
 public final class Guard {
     private static final Logger LOG = LoggerFactory.getLogger(Guard.class);
 
+    /** Kinds of failure remembered; past this many, new kinds are logged quietly too (the map stays bounded). */
+    private static final int MAX_KINDS = 256;
+
     private final ConcurrentHashMap<String, Boolean> logged = new ConcurrentHashMap<>();
 
     /** Runs a notification; a throw is logged and skipped. */
@@ -68,7 +71,7 @@ public final class Guard {
             Thread.currentThread().interrupt();
         }
         String key = what + ":" + failure.getClass().getName();
-        if (logged.putIfAbsent(key, Boolean.TRUE) == null) {
+        if (logged.size() < MAX_KINDS && logged.putIfAbsent(key, Boolean.TRUE) == null) {
             LOG.warn("{} failed; skipped (logged once per kind of failure)", what, failure);
         } else {
             LOG.debug("{} failed again: {}", what, failure.toString());

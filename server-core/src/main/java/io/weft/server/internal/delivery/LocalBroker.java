@@ -65,7 +65,7 @@ public final class LocalBroker implements Broker {
         try {
             return delivery.deliver(session, publisher, message, lazyTimeout, wakes);
         } catch (Throwable x) {
-            guard.failed("delivery to " + session, x);
+            guard.failed("delivery to a subscriber", x);
             return false;
         }
     }

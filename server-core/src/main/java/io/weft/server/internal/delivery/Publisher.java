@@ -88,7 +88,7 @@ public final class Publisher {
                 return false;
             }
             Step step = steps.get(index++);
-            guard.ask("message listener on " + step.channel(), promise -> {
+            guard.ask("message listener " + step.listener().getClass().getName(), promise -> {
                 if (step.listener() instanceof ServerChannel.AsyncMessageListener async) {
                     async.onMessage(from, step.channel(), message, promise);
                 } else {
