@@ -103,9 +103,28 @@ class JsonCodecPropertiesTest {
         List<Message.Mutable> again = codec.decode(encoded, 0, encoded.length);
         assertEquals(decoded.size(), again.size(), "messages after the round trip");
         for (int i = 0; i < decoded.size(); i++) {
-            assertEquals(decoded.get(i).asMap(), again.get(i).asMap(),
-                    "message " + i + " after the round trip, encoded as " + new String(encoded, StandardCharsets.UTF_8));
+            if (!decoded.get(i).asMap().equals(again.get(i).asMap())) {
+                fail("message " + i + " changed in the round trip: " + typed(decoded.get(i).asMap()) + " came back as "
+                        + typed(again.get(i).asMap()) + ", encoded as " + new String(encoded, StandardCharsets.UTF_8));
+            }
         }
+    }
+
+    /** A value with the Java type of every scalar, so that 1.0E400 and "Infinity" do not look alike. */
+    private static String typed(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            StringBuilder out = new StringBuilder("{");
+            map.forEach((k, v) -> out.append(out.length() > 1 ? ", " : "").append(Tries.literal((String) k)).append('=')
+                    .append(typed(v)));
+            return out.append('}').toString();
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(JsonCodecPropertiesTest::typed).toList().toString();
+        }
+        if (value instanceof String text) {
+            return Tries.literal(text);
+        }
+        return value == null ? "null" : value + " (" + value.getClass().getSimpleName() + ")";
     }
 
     // ---- limits ----
