@@ -259,7 +259,9 @@ class ClosingUnderLoadTest {
                 }
                 if (frame != null) {
                     for (Map<String, Object> reply : Json.array(frame)) {
-                        CompletableFuture<List<Map<String, Object>>> waiter = waiting.remove(reply.get(Message.ID));
+                        Object id = reply.get(Message.ID);
+                        // Deliveries carry no id: only replies answer a request.
+                        CompletableFuture<List<Map<String, Object>>> waiter = id == null ? null : waiting.remove(id);
                         if (waiter != null) {
                             waiter.complete(List.of(reply));
                         }
