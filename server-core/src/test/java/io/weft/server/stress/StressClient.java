@@ -243,24 +243,17 @@ abstract class StressClient implements Callable<Void> {
     }
 
     private void subscribe(String pattern) {
-        Map<String, Object> message = message("/meta/subscribe");
-        message.put(Message.SUBSCRIPTION, pattern);
-        long sent = ledger.tick();
-        Map<String, Object> reply = request(message);
-        long answered = ledger.tick();
-        if (log == null) {
-            return;
-        }
-        if (reply != null && Boolean.TRUE.equals(reply.get(Message.SUCCESSFUL))) {
-            subscriptions.add(pattern);
-            log.subscribed(ChannelId.of(pattern), sent, answered);
-        } else if (reply != null) {
-            failed(reply);
-        }
+        changeSubscription("/meta/subscribe", pattern);
     }
 
     private void unsubscribe(String pattern) {
-        Map<String, Object> message = message("/meta/unsubscribe");
+        changeSubscription("/meta/unsubscribe", pattern);
+    }
+
+    /** A subscribe or unsubscribe, and what the ledger learns from its reply. */
+    private void changeSubscription(String channel, String pattern) {
+        boolean subscribing = "/meta/subscribe".equals(channel);
+        Map<String, Object> message = message(channel);
         message.put(Message.SUBSCRIPTION, pattern);
         long sent = ledger.tick();
         Map<String, Object> reply = request(message);
@@ -269,8 +262,13 @@ abstract class StressClient implements Callable<Void> {
             return;
         }
         if (reply != null && Boolean.TRUE.equals(reply.get(Message.SUCCESSFUL))) {
-            subscriptions.remove(pattern);
-            log.unsubscribed(ChannelId.of(pattern), sent, answered);
+            if (subscribing) {
+                subscriptions.add(pattern);
+                log.subscribed(ChannelId.of(pattern), sent, answered);
+            } else {
+                subscriptions.remove(pattern);
+                log.unsubscribed(ChannelId.of(pattern), sent, answered);
+            }
         } else if (reply != null) {
             failed(reply);
         }
