@@ -73,12 +73,14 @@ final class PushEndpoint implements Endpoint {
 
     @Override
     public void batchDone(List<Message> replies, boolean held, Promise<Void> processed) {
-        batches.handled();
+        // The replies first: the next batch may start on this thread as soon as this one is handled, and its replies
+        // must not overtake these.
         if (replies.isEmpty()) {
             processed.succeed(null);
         } else {
             enqueue(replies, processed);
         }
+        batches.handled();
     }
 
     @Override

@@ -1,0 +1,287 @@
+package io.weft.transport.websocket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.server.api.Extension;
+import io.weft.server.api.Message;
+import io.weft.server.api.ServerOptions;
+import io.weft.server.api.ServerSession;
+import io.weft.server.testing.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The hostile-client suite: every connection type (websocket, long-polling, callback-polling) sent what an attacker
+ * would send, one test per kind of harm. Whatever is sent, the answer comes within {@link Probe#ANSWER_SECONDS} and
+ * is a Bayeux error, a 4xx or a close with a reason (never a 500, a hang or a stack trace), and a well-behaved
+ * client on the same server carries on untouched.
+ *
+ * <p>What one connection type alone can be made to do is tested beside its transport: WebSocket backpressure and batch
+ * order (BackpressureTest), HTTP bodies, deadlines and CORS (transport-longpoll); the engine's own defences without
+ * sockets in server-core (ChannelBoundsTest, SessionBoundsTest, RecipientIsolationTest, ExpiryAndCloseTest).
+ */
+@Timeout(60)
+class HostileClientTest {
+    @RegisterExtension
+    static final Clients clients = new Clients();
+    private static final AtomicInteger browsers = new AtomicInteger();
+
+    private EmbeddedServer server;
+    private ScriptedClient bystander;
+    private final List<Probe> probes = new ArrayList<>();
+
+    private void start(ServerOptions options) throws Exception {
+        server = EmbeddedServer.start(options);
+        bystander = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri(), browser()));
+        bystander.handshake();
+        bystander.connect();
+        bystander.subscribe("/chat/room");
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        probes.forEach(Probe::close);
+        if (bystander != null) {
+            bystander.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static String browser() {
+        return "BAYEUX_BROWSER=b" + browsers.incrementAndGet();
+    }
+
+    private Probe probe(Probe.Kind kind, String cookie) {
+        Probe probe = new Probe(kind, server, clients, cookie);
+        probes.add(probe);
+        return probe;
+    }
+
+    /** A hostile client with a session: its probe and its clientId. */
+    private record Hostile(Probe probe, String clientId) {
+        Probe.Outcome send(String channel, String... fields) throws Exception {
+            StringBuilder message = new StringBuilder("[{\"channel\":").append(Json.write(channel))
+                    .append(",\"clientId\":\"").append(clientId).append('"');
+            for (int i = 0; i < fields.length; i += 2) {
+                message.append(",\"").append(fields[i]).append("\":").append(fields[i + 1]);
+            }
+            return probe.send(message.append("}]").toString());
+        }
+    }
+
+    private Hostile hostile(Probe.Kind kind) throws Exception {
+        Probe probe = probe(kind, browser());
+        Probe.Outcome handshake = probe.send(handshake(kind));
+        String clientId = (String) handshake.first().get("clientId");
+        assertNotNull(clientId, handshake.toString());
+        return new Hostile(probe, clientId);
+    }
+
+    private static String handshake(Probe.Kind kind) {
+        return "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\",\"supportedConnectionTypes\":[\""
+                + kind.connectionType + "\"]}]";
+    }
+
+    /** The answer is a refusal: a Bayeux error with this prefix, or (for what HTTP refuses first) a 4xx. */
+    private static void assertRefused(Probe.Outcome outcome, String errorPrefix) {
+        if (outcome.answered()) {
+            Object error = outcome.first().get("error");
+            assertEquals(false, outcome.first().get("successful"), outcome.toString());
+            assertTrue(String.valueOf(error).startsWith(errorPrefix), outcome.toString());
+        } else {
+            assertFine(outcome);
+        }
+    }
+
+    /** Never a 500, never a stack trace: an answer, a 4xx with a one-line reason, or a close with a reason. */
+    private static void assertFine(Probe.Outcome outcome) {
+        if (outcome.answered()) {
+            for (Map<String, Object> reply : outcome.replies()) {
+                assertTrue(reply.containsKey("successful") || reply.containsKey("data"), outcome.toString());
+            }
+            return;
+        }
+        int status = outcome.status();
+        boolean http4xx = status >= 400 && status < 500;
+        boolean close = status >= 1000 && status < 5000 && status != 1011;
+        assertTrue(http4xx || close, "refused with " + status + ": " + outcome.body());
+        assertTrue(!outcome.body().contains("\tat ") && !outcome.body().contains("Exception"),
+                "a stack trace or exception name reached the client: " + outcome.body());
+    }
+
+    /** The bystander's conversation goes on as if nothing happened. */
+    private void othersCarryOn() {
+        String text = "still here " + browsers.incrementAndGet();
+        assertEquals(true, bystander.publish("/chat/room", text).get("successful"));
+        bystander.awaitDelivery("/chat/room", text);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Probe.Kind.class)
+    void channelNamesPastTheBoundsAreRefusedAtOnce(Probe.Kind kind) throws Exception {
+        start(ServerOptions.defaults());
+        Hostile hostile = hostile(kind);
+        String longName = Json.write("/a".repeat(150));
+        assertRefused(hostile.send("/meta/subscribe", "subscription", longName), "429:maxChannelLength");
+        assertRefused(hostile.send("/a".repeat(150), "data", "1"), "429:maxChannelLength");
+        assertRefused(hostile.send("/meta/subscribe", "subscription", Json.write("/a".repeat(33))),
+                "429:maxChannelDepth");
+        if (kind != Probe.Kind.CALLBACK_POLLING) {
+            // A name of 10 KB: it used to take seconds and hundreds of MB; a GET this long is refused by HTTP first.
+            String huge = Json.write("/a".repeat(5_000));
+            assertRefused(hostile.send("/meta/subscribe", "subscription", huge), "429:maxChannelLength");
+        }
+        othersCarryOn();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Probe.Kind.class)
+    void aLongSubscriptionArrayIsRefusedWithAnErrorReply(Probe.Kind kind) throws Exception {
+        start(ServerOptions.defaults());
+        Hostile hostile = hostile(kind);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < (kind == Probe.Kind.CALLBACK_POLLING ? 300 : 3_000); i++) {
+            names.add("/c/" + i);
+        }
+        assertRefused(hostile.send("/meta/subscribe", "subscription", Json.write(names)),
+                "429:maxSubscriptionsPerSession");
+        othersCarryOn();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Probe.Kind.class)
+    void aPublishCannotCarryAdviceOrReplyFieldsToSubscribers(Probe.Kind kind) throws Exception {
+        start(ServerOptions.defaults());
+        Hostile hostile = hostile(kind);
+        Probe.Outcome published = hostile.send("/chat/room", "data", "\"boo\"", "id", "\"1\"", "successful", "false",
+                "error", "\"402::session_unknown\"", "advice", "{\"reconnect\":\"none\",\"interval\":999999}",
+                "ext", "{\"secret\":1}");
+        assertEquals(true, published.first().get("successful"), published.toString());
+        Map<String, Object> delivered = bystander.awaitDelivery("/chat/room", "boo");
+        assertEquals(Map.of("channel", "/chat/room", "data", "boo"), delivered);
+        othersCarryOn();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Probe.Kind.class)
+    void oneBrowserCookieCannotHoldUnboundedSessions(Probe.Kind kind) throws Exception {
+        start(ServerOptions.builder().maxLiveSessionsPerBrowser(3).build());
+        String cookie = browser();
+        for (int i = 0; i < 3; i++) {
+            assertEquals(true, probe(kind, cookie).send(handshake(kind)).first().get("successful"));
+        }
+        Probe.Outcome refused = probe(kind, cookie).send(handshake(kind));
+        assertRefused(refused, "429:maxLiveSessionsPerBrowser");
+        assertEquals("handshake", ((Map<?, ?>) refused.first().get("advice")).get("reconnect"));
+        othersCarryOn();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Probe.Kind.class)
+    void oneAddressCannotHoldUnboundedSessions(Probe.Kind kind) throws Exception {
+        // The bystander is one session from this address too.
+        start(ServerOptions.builder().maxSessionsPerAddress(4).build());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(true, probe(kind, browser()).send(handshake(kind)).first().get("successful"));
+        }
+        assertRefused(probe(kind, browser()).send(handshake(kind)), "429:maxSessionsPerAddress");
+        othersCarryOn();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Probe.Kind.class)
+    void malformedOversizedAndDeepInputIsAnsweredNeverA500(Probe.Kind kind) throws Exception {
+        start(ServerOptions.builder().maxMessagesPerBatch(50).build());
+        List<String> nasty = new ArrayList<>(List.of("", "[", "]", "{}", "[1,2,3]", "null", "\"text\"", "[[[[]]]]",
+                "[{\"channel\":null}]", "[{\"channel\":42}]", "[{\"channel\":\"/meta/connect\",\"clientId\":123}]",
+                "[{\"channel\":\"/meta/handshake\",\"ext\":\"not an object\"}]", "[{\"channel\":\"\\u0000\"}]",
+                "[{\"channel\":\"/meta/subscribe\",\"subscription\":[null,{},[]]}]", "[{\"channel\":\"/a/**\","
+                        + "\"data\":1}]", "[{\"channel\":\"/meta/unknown\"}]", "[{\"channel\":\"/a\",\"data\":"
+                        + "9".repeat(3_000) + "}]", "\uFFFF\uD800", "[{\"channel\":\"/x\"}" + ",{}".repeat(60) + "]"));
+        nasty.add("[".repeat(100) + "]".repeat(100));
+        if (kind != Probe.Kind.CALLBACK_POLLING) {
+            nasty.add("[".repeat(100_000));
+        }
+        for (String body : nasty) {
+            Probe probe = probe(kind, browser());
+            try {
+                assertFine(probe.send(body));
+            } catch (AssertionError x) {
+                throw new AssertionError("for " + Probe.shorten(body) + ": " + x.getMessage(), x);
+            }
+        }
+        othersCarryOn();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Probe.Kind.class)
+    void anErrorThrownOnTheRequestPathEndsInAnErrorReply(Probe.Kind kind) throws Exception {
+        start(ServerOptions.defaults());
+        server.bayeux().addService("/service/crash", (from, request, answer) -> {
+            throw new StackOverflowError("an application bug");
+        });
+        server.bayeux().addExtension(new Extension() {
+            @Override
+            public boolean incoming(ServerSession from, Message.Mutable message) {
+                if ("/chat/cursed".equals(message.getChannel())) {
+                    throw new AssertionError("another application bug");
+                }
+                return true;
+            }
+        });
+        Hostile hostile = hostile(kind);
+        assertRefused(hostile.send("/service/crash", "data", "1"), "500::service_failed");
+        assertFine(hostile.send("/chat/cursed", "data", "1"));
+        othersCarryOn();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Probe.Kind.class)
+    void closingTheServerTellsAWaitingClientToHandshakeAgain(Probe.Kind kind) throws Exception {
+        start(ServerOptions.defaults());
+        AtomicInteger connects = new AtomicInteger();
+        server.bayeux().addExtension(new Extension() {
+            @Override
+            public boolean incoming(ServerSession from, Message.Mutable message) {
+                if ("/meta/connect".equals(message.getChannel()) && message.getAdvice() == null) {
+                    connects.incrementAndGet();
+                }
+                return true;
+            }
+        });
+        Hostile client = hostile(kind);
+        client.send("/meta/connect", "connectionType", Json.write(kind.connectionType), "advice", "{\"timeout\":0}");
+        CompletableFuture<Probe.Outcome> held = CompletableFuture.supplyAsync(() -> {
+            try {
+                return client.send("/meta/connect", "connectionType", Json.write(kind.connectionType));
+            } catch (Exception x) {
+                throw new IllegalStateException(x);
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (connects.get() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        server.bayeux().close();
+        Probe.Outcome answer = held.get(Probe.ANSWER_SECONDS + 2, TimeUnit.SECONDS);
+        Map<String, Object> reply = answer.first();
+        assertEquals("/meta/connect", reply.get("channel"));
+        assertNotEquals(true, reply.get("successful"), reply.toString());
+        assertEquals("handshake", ((Map<?, ?>) reply.get("advice")).get("reconnect"), reply.toString());
+        assertRefused(probe(kind, browser()).send(handshake(kind)), "503::server_closing");
+    }
+}
