@@ -6,6 +6,8 @@ import io.weft.server.api.Promise;
 import io.weft.server.spi.Connection;
 import io.weft.server.spi.Inbound;
 import io.weft.server.spi.MessageDecodeException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -16,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.StatusCode;
+import org.eclipse.jetty.websocket.api.exceptions.MessageTooLargeException;
 import org.eclipse.jetty.websocket.common.WebSocketSession;
 import org.eclipse.jetty.websocket.core.Frame;
 import org.eclipse.jetty.websocket.core.OpCode;
@@ -39,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * by {@code maxPendingFrames}: past it the socket is closed with 1008 and the refusal counted. (Jetty's own
  * {@code maxOutgoingFrames} counts only data frames and fails the write without closing, while pongs, control frames,
  * are what a client that pings without reading multiplies; hence a count of our own, and pings answered here rather
- * than by Jetty.)
+ * than by Jetty.) Nothing thrown while a frame is handled reaches Jetty: it closes the socket with 1011 and a fixed
+ * reason, never the failure's details.
  *
  * <p>The class is public only because Jetty requires endpoint classes to be.
  */
@@ -90,6 +94,12 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
         return browserId;
     }
 
+    /** The client's address, or null before the socket opened. */
+    @Override
+    public InetAddress remoteAddress() {
+        return remote instanceof InetSocketAddress inet ? inet.getAddress() : null;
+    }
+
     @Override
     public void send(List<Message> messages, Promise<Void> written) {
         Session socket = session;
@@ -102,7 +112,7 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
                 ownSessions.learn(messages);
             }
             write(socket, transport.engine().codec().encode(messages), written);
-        } catch (RuntimeException x) {
+        } catch (Throwable x) {
             pendingFrames.decrementAndGet();
             LOG.warn("websocket to {}: could not write {} messages; closing it (1011)", remote(), messages.size(), x);
             written.fail(x);
@@ -159,7 +169,7 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
         this.demand = reading;
         try {
             this.inbound = transport.engine().open(this);
-        } catch (RuntimeException x) {
+        } catch (Throwable x) {
             failed(x);
             return;
         }
@@ -176,7 +186,7 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
         }
         try {
             receive(text, reading);
-        } catch (RuntimeException x) {
+        } catch (Throwable x) {
             failed(x);
         }
     }
@@ -197,9 +207,15 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
         processed.returned();
     }
 
+    /** Text that is not a batch (1003), or a batch past a limit the codec has already counted (1009). */
     private void refuse(MessageDecodeException x) {
-        LOG.info("closing websocket from {}: not a Bayeux batch: {}", remote(), x.getMessage());
-        close(StatusCode.BAD_DATA, x.getMessage());
+        if (x.limit() != null) {
+            LOG.info("closing websocket from {} (1009): {}", remote(), x.getMessage());
+            close(StatusCode.MESSAGE_TOO_LARGE, x.getMessage());
+        } else {
+            LOG.info("closing websocket from {}: not a Bayeux batch: {}", remote(), x.getMessage());
+            close(StatusCode.BAD_DATA, x.getMessage());
+        }
     }
 
     @Override
@@ -231,25 +247,26 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
                         x -> pendingFrames.decrementAndGet()));
                 reading.next();
             }
-        } catch (RuntimeException x) {
+        } catch (Throwable x) {
             failed(x);
         }
     }
 
     @Override
     public void onWebSocketError(Throwable cause) {
-        LOG.debug("websocket from {} failed: {}", remote(), cause.toString());
+        if (cause instanceof MessageTooLargeException) {
+            // Jetty is closing the socket with 1009 for a frame or message over maxMessageSize.
+            transport.engine().refused(Limit.MESSAGE_SIZE);
+            LOG.info("closing websocket from {} (1009): {}", remote(), cause.getMessage());
+        } else {
+            LOG.debug("websocket from {} failed: {}", remote(), cause.toString());
+        }
         ended();
     }
 
     @Override
     public void onWebSocketClose(int statusCode, String reason, Callback callback) {
-        if (statusCode == StatusCode.MESSAGE_TOO_LARGE) {
-            // Jetty closed it (a frame or message over maxMessageSize): the one line the operator sees.
-            LOG.info("closed websocket from {} (1009): {}", remote(), reason);
-        } else {
-            LOG.debug("websocket from {} closed: {} {}", remote(), statusCode, reason);
-        }
+        LOG.debug("websocket from {} closed: {} {}", remote(), statusCode, reason);
         try {
             ended();
         } finally {
@@ -264,7 +281,7 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
         }
         try {
             in.closed();
-        } catch (RuntimeException x) {
+        } catch (Throwable x) {
             LOG.warn("websocket from {}: the engine failed to end the connection", remote(), x);
         }
     }
@@ -276,7 +293,7 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
         }
     }
 
-    /** A bug, not bad input: the operator gets the stack trace, the client a 1011. */
+    /** A bug, not bad input: the operator gets the stack trace, the client a 1011 with a fixed reason. */
     private void failed(Throwable x) {
         LOG.warn("websocket from {}: server failure; closing it (1011)", remote(), x);
         close(StatusCode.SERVER_ERROR, SERVER_ERROR);
@@ -333,6 +350,6 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
 
     @Override
     public String toString() {
-        return "WebSocketEndpoint[" + remote() + "]";
+        return "WebSocketEndpoint[" + remote() + (closing.get() ? " closing" : "") + "]";
     }
 }

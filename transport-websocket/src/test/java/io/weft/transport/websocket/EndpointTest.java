@@ -2,11 +2,13 @@ package io.weft.transport.websocket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -17,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The endpoint alone, on a {@link FakeSession}: one demand outstanding at a time, the next frame demanded only once the
- * previous batch's replies are written, pings answered within {@code maxPendingFrames}.
+ * previous batch's replies are written, pings answered within {@code maxPendingFrames}, and what it tells the engine.
  */
 class EndpointTest {
     private static final int MAX_PENDING = 4;
@@ -50,6 +52,14 @@ class EndpointTest {
 
     private static String unknownClientPublish(int id) {
         return "[{\"channel\":\"/chat\",\"id\":\"" + id + "\",\"clientId\":\"nobody\",\"data\":1}]";
+    }
+
+    @Test
+    void endpointKnowsItsPeersAddress() throws Exception {
+        assertEquals(InetAddress.getByName("192.0.2.7"), endpoint.remoteAddress());
+        assertEquals("WebSocketEndpoint[/192.0.2.7:4242]", endpoint.toString());
+        assertNull(WebSocketTransport.of(bayeux).accept(List.of(), header -> { }).remoteAddress(),
+                "none before the socket opens");
     }
 
     @Test
