@@ -56,6 +56,7 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
     private final WebSocketTransport transport;
     private final String browserId;
     private final OwnSessions ownSessions;
+    private final PeerFaults faults;
     private final int maxPendingFrames;
     /** Frames handed to Jetty and not yet written (or failed): our text frames and our pongs. */
     private final AtomicInteger pendingFrames = new AtomicInteger();
@@ -73,6 +74,7 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
         this.transport = transport;
         this.browserId = browserId;
         this.ownSessions = transport.options().requireHandshakePerConnection() ? new OwnSessions() : null;
+        this.faults = transport.faults();
         this.maxPendingFrames = transport.options().maxPendingFrames();
     }
 
@@ -153,8 +155,7 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
         if (close(StatusCode.POLICY_VIOLATION, "more than " + maxPendingFrames
                 + " frames waited to be written (maxPendingFrames): read what the server sends")) {
             transport.engine().refused(Limit.PENDING_FRAMES);
-            LOG.info("closing websocket from {} (1008): more than {} frames waited to be written (maxPendingFrames)",
-                    remote(), maxPendingFrames);
+            faults.pendingFrames(remote(), maxPendingFrames);
         }
         return false;
     }
@@ -210,10 +211,10 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
     /** Text that is not a batch (1003), or a batch past a limit the codec has already counted (1009). */
     private void refuse(MessageDecodeException x) {
         if (x.limit() != null) {
-            LOG.info("closing websocket from {} (1009): {}", remote(), x.getMessage());
+            faults.overLimit(remote(), x.getMessage());
             close(StatusCode.MESSAGE_TOO_LARGE, x.getMessage());
         } else {
-            LOG.info("closing websocket from {}: not a Bayeux batch: {}", remote(), x.getMessage());
+            faults.notBatch(remote(), x.getMessage());
             close(StatusCode.BAD_DATA, x.getMessage());
         }
     }
@@ -228,7 +229,7 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
             afterClose(reading);
             return;
         }
-        LOG.info("closing websocket from {}: binary frame ({} bytes); Bayeux is JSON text", remote(), size);
+        faults.binary(remote(), size);
         close(StatusCode.BAD_DATA, "binary frames are not Bayeux messages: send JSON text");
     }
 
@@ -257,7 +258,7 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
         if (cause instanceof MessageTooLargeException) {
             // Jetty is closing the socket with 1009 for a frame or message over maxMessageSize.
             transport.engine().refused(Limit.MESSAGE_SIZE);
-            LOG.info("closing websocket from {} (1009): {}", remote(), cause.getMessage());
+            faults.tooLarge(remote(), cause.getMessage());
         } else {
             LOG.debug("websocket from {} failed: {}", remote(), cause.toString());
         }

@@ -97,6 +97,20 @@ class BadInputTest {
     }
 
     @Test
+    void manyPeersSendingBadFramesWriteOneInfoLine() throws Exception {
+        try (LogCapture log = new LogCapture()) {
+            for (int i = 0; i < 20; i++) {
+                try (RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri())) {
+                    socket.send("not JSON " + i);
+                    assertEquals(StatusCode.BAD_DATA, socket.awaitClose(5).code());
+                }
+            }
+            othersCarryOn("after twenty bad frames");
+            assertEquals(1, log.from(WebSocketEndpoint.class).size(), log.from(WebSocketEndpoint.class).toString());
+        }
+    }
+
+    @Test
     void frameAtTheLimitIsAccepted() throws Exception {
         assertEquals(true, bystander.call(Map.of("channel", "/chat/room7", "id", "big", "clientId",
                 bystander.clientId(), "data", "x".repeat(LIMIT - 200))).get("successful"));
