@@ -64,7 +64,8 @@ class BackpressureTest {
                     other.awaitDelivery("/chat", "hello " + i);
                 }
             }
-            assertEquals(stalledAt, flood.count(), "the server read more of the peer's frames while it did not read");
+            int afterOthers = flood.count();
+            assertTrue(afterOthers < FRAMES / 10, afterOthers + " of the peer's frames handled after the others'");
 
             int answered = 0;
             while (answered < FRAMES) {
