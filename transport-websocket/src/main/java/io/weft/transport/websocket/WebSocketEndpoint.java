@@ -1,18 +1,24 @@
 package io.weft.transport.websocket;
 
+import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.spi.Connection;
 import io.weft.server.spi.Inbound;
 import io.weft.server.spi.MessageDecodeException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.StatusCode;
+import org.eclipse.jetty.websocket.api.exceptions.MessageTooLargeException;
 import org.eclipse.jetty.websocket.common.WebSocketSession;
 import org.eclipse.jetty.websocket.core.Frame;
 import org.eclipse.jetty.websocket.core.OpCode;
@@ -25,23 +31,41 @@ import org.slf4j.LoggerFactory;
  * frame to the client.
  *
  * <p>Created by {@link WebSocketTransport} for each accepted upgrade; applications never create or call it. Jetty
- * calls the listener methods, one at a time, on its own threads; the next frame is read only when
- * {@link #onWebSocketText} has returned, so batches reach the engine in order. The engine calls {@link #send} from
- * any thread, never again before the previous write's promise has completed; the promise is completed from Jetty's
- * write callback. Closing the socket does not end the Bayeux session: it expires after {@code maxInterval} unless a
- * client resumes it on a new socket.
+ * calls the listener methods, one at a time, on its own threads. Reading is by explicit demand ({@link FrameDemand}):
+ * the next frame is read only once the previous batch's replies have been written, so batches reach the engine one at
+ * a time and in order, and a client that sends without reading stalls itself rather than growing a queue on the
+ * server. The engine calls {@link #send} from any thread, never again before the previous write's promise has
+ * completed; the promise is completed from Jetty's write callback. Closing the socket does not end the Bayeux session:
+ * it expires after {@code maxInterval} unless a client resumes it on a new socket.
+ *
+ * <p>What may wait to be written on the socket, our text frames and the pongs answering the client's pings, is bounded
+ * by {@code maxPendingFrames}: past it the socket is closed with 1008 and the refusal counted. (Jetty's own
+ * {@code maxOutgoingFrames} counts only data frames and fails the write without closing, while pongs, control frames,
+ * are what a client that pings without reading multiplies; hence a count of our own, and pings answered here rather
+ * than by Jetty.) Nothing thrown while a frame is handled reaches Jetty: it closes the socket with 1011 and a fixed
+ * reason, never the failure's details.
  *
  * <p>The class is public only because Jetty requires endpoint classes to be.
  */
-public final class WebSocketEndpoint implements Session.Listener.AutoDemanding, Connection {
+public final class WebSocketEndpoint implements Session.Listener, Connection {
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketEndpoint.class);
     /** RFC 6455: a close reason is at most 123 bytes of UTF-8. */
     private static final int MAX_CLOSE_REASON = 123;
+    private static final String SERVER_ERROR = "server error";
 
     private final WebSocketTransport transport;
     private final String browserId;
     private final OwnSessions ownSessions;
+    private final PeerFaults faults;
+    private final int maxPendingFrames;
+    /** Frames handed to Jetty and not yet written (or failed): our text frames and our pongs. */
+    private final AtomicInteger pendingFrames = new AtomicInteger();
+    /** Set by the first close this endpoint starts; frames that arrive afterwards are dropped. */
+    private final AtomicBoolean closing = new AtomicBoolean();
+    /** Our close frame is written: reading goes on, so that the client's close reply is read. */
+    private volatile boolean closeWritten;
     private volatile Session session;
+    private volatile FrameDemand demand;
     /** Kept for log lines: Jetty no longer knows it once the socket has closed. */
     private volatile SocketAddress remote;
     private volatile Inbound inbound;
@@ -50,6 +74,8 @@ public final class WebSocketEndpoint implements Session.Listener.AutoDemanding, 
         this.transport = transport;
         this.browserId = browserId;
         this.ownSessions = transport.options().requireHandshakePerConnection() ? new OwnSessions() : null;
+        this.faults = transport.faults();
+        this.maxPendingFrames = transport.options().maxPendingFrames();
     }
 
     // ---- Connection: called by the engine ----
@@ -70,34 +96,68 @@ public final class WebSocketEndpoint implements Session.Listener.AutoDemanding, 
         return browserId;
     }
 
+    /** The client's address, or null before the socket opened. */
+    @Override
+    public InetAddress remoteAddress() {
+        return remote instanceof InetSocketAddress inet ? inet.getAddress() : null;
+    }
+
     @Override
     public void send(List<Message> messages, Promise<Void> written) {
         Session socket = session;
-        if (socket == null || !socket.isOpen()) {
+        if (socket == null || !socket.isOpen() || !reserveFrame()) {
             written.fail(new ClosedChannelException());
             return;
         }
-        if (ownSessions != null) {
-            ownSessions.learn(messages);
-        }
-        byte[] json;
         try {
-            json = transport.engine().codec().encode(messages);
-        } catch (RuntimeException x) {
-            LOG.warn("websocket to {}: could not encode {} messages", remote(), messages.size(), x);
+            if (ownSessions != null) {
+                ownSessions.learn(messages);
+            }
+            write(socket, transport.engine().codec().encode(messages), written);
+        } catch (Throwable x) {
+            pendingFrames.decrementAndGet();
+            LOG.warn("websocket to {}: could not write {} messages; closing it (1011)", remote(), messages.size(), x);
             written.fail(x);
-            close(StatusCode.SERVER_ERROR, "server error");
-            return;
+            close(StatusCode.SERVER_ERROR, SERVER_ERROR);
         }
+    }
+
+    private void write(Session socket, byte[] json, Promise<Void> written) {
         if (socket instanceof WebSocketSession jetty) {
             // The codec already produced UTF-8: hand the bytes to Jetty's core as a text frame, not via a String.
             Frame frame = new Frame(OpCode.TEXT, true, ByteBuffer.wrap(json));
-            jetty.getCoreSession().sendFrame(frame,
-                    org.eclipse.jetty.util.Callback.from(() -> written.succeed(null), written::fail), false);
+            jetty.getCoreSession().sendFrame(frame, org.eclipse.jetty.util.Callback.from(
+                    () -> frameWritten(written, null), x -> frameWritten(written, x)), false);
         } else {
             socket.sendText(new String(json, StandardCharsets.UTF_8),
-                    Callback.from(() -> written.succeed(null), written::fail));
+                    Callback.from(() -> frameWritten(written, null), x -> frameWritten(written, x)));
         }
+    }
+
+    private void frameWritten(Promise<Void> written, Throwable failure) {
+        pendingFrames.decrementAndGet(); // first: the engine may send the next frame from inside the promise
+        if (failure == null) {
+            written.succeed(null);
+        } else {
+            written.fail(failure);
+        }
+    }
+
+    /**
+     * Takes one of the {@code maxPendingFrames} places for a frame about to be handed to Jetty. Past the bound the
+     * client is not reading what it asks for: the socket is closed with 1008, counted once, and false returned.
+     */
+    private boolean reserveFrame() {
+        if (pendingFrames.incrementAndGet() <= maxPendingFrames) {
+            return true;
+        }
+        pendingFrames.decrementAndGet();
+        if (close(StatusCode.POLICY_VIOLATION, "more than " + maxPendingFrames
+                + " frames waited to be written (maxPendingFrames): read what the server sends")) {
+            transport.engine().refused(Limit.PENDING_FRAMES);
+            faults.pendingFrames(remote(), maxPendingFrames);
+        }
+        return false;
     }
 
     // ---- Session.Listener: called by Jetty ----
@@ -106,53 +166,108 @@ public final class WebSocketEndpoint implements Session.Listener.AutoDemanding, 
     public void onWebSocketOpen(Session session) {
         this.remote = session.getRemoteSocketAddress();
         this.session = session;
-        this.inbound = transport.engine().open(this);
+        FrameDemand reading = new FrameDemand(session);
+        this.demand = reading;
+        try {
+            this.inbound = transport.engine().open(this);
+        } catch (Throwable x) {
+            failed(x);
+            return;
+        }
+        reading.next();
     }
 
     @Override
     public void onWebSocketText(String text) {
+        FrameDemand reading = demand;
+        reading.delivered();
+        if (closing.get()) {
+            afterClose(reading);
+            return;
+        }
+        try {
+            receive(text, reading);
+        } catch (Throwable x) {
+            failed(x);
+        }
+    }
+
+    private void receive(String text, FrameDemand reading) {
         List<Message.Mutable> batch;
         try {
             batch = transport.engine().codec().decode(text);
         } catch (MessageDecodeException x) {
-            LOG.info("closing websocket from {}: not a Bayeux batch: {}", remote(), x.getMessage());
-            close(StatusCode.BAD_DATA, x.getMessage());
+            refuse(x);
             return;
         }
         if (ownSessions != null) {
             ownSessions.restrict(batch);
         }
-        try {
-            inbound.receive(batch);
-        } catch (RuntimeException x) {
-            // The engine answers bad input itself; reaching here is a bug, which must not leave the socket half-served.
-            LOG.warn("websocket from {}: batch failed", remote(), x);
-            close(StatusCode.SERVER_ERROR, "server error");
+        FrameDemand.Batch processed = reading.batch();
+        inbound.receive(batch, processed);
+        processed.returned();
+    }
+
+    /** Text that is not a batch (1003), or a batch past a limit the codec has already counted (1009). */
+    private void refuse(MessageDecodeException x) {
+        if (x.limit() != null) {
+            faults.overLimit(remote(), x.getMessage());
+            close(StatusCode.MESSAGE_TOO_LARGE, x.getMessage());
+        } else {
+            faults.notBatch(remote(), x.getMessage());
+            close(StatusCode.BAD_DATA, x.getMessage());
         }
     }
 
     @Override
     public void onWebSocketBinary(ByteBuffer payload, Callback callback) {
+        FrameDemand reading = demand;
+        reading.delivered();
+        int size = payload.remaining();
         callback.succeed();
-        LOG.info("closing websocket from {}: binary frame ({} bytes); Bayeux is JSON text", remote(),
-                payload.remaining());
+        if (closing.get()) {
+            afterClose(reading);
+            return;
+        }
+        faults.binary(remote(), size);
         close(StatusCode.BAD_DATA, "binary frames are not Bayeux messages: send JSON text");
+    }
+
+    /** Answered here, not by Jetty, so that pongs count among the frames waiting to be written. */
+    @Override
+    public void onWebSocketPing(ByteBuffer payload) {
+        FrameDemand reading = demand;
+        reading.delivered();
+        if (closing.get()) {
+            afterClose(reading);
+            return;
+        }
+        try {
+            if (reserveFrame()) {
+                session.sendPong(payload, Callback.from(pendingFrames::decrementAndGet,
+                        x -> pendingFrames.decrementAndGet()));
+                reading.next();
+            }
+        } catch (Throwable x) {
+            failed(x);
+        }
     }
 
     @Override
     public void onWebSocketError(Throwable cause) {
-        LOG.debug("websocket from {} failed: {}", remote(), cause.toString());
+        if (cause instanceof MessageTooLargeException) {
+            // Jetty is closing the socket with 1009 for a frame or message over maxMessageSize.
+            transport.engine().refused(Limit.MESSAGE_SIZE);
+            faults.tooLarge(remote(), cause.getMessage());
+        } else {
+            LOG.debug("websocket from {} failed: {}", remote(), cause.toString());
+        }
         ended();
     }
 
     @Override
     public void onWebSocketClose(int statusCode, String reason, Callback callback) {
-        if (statusCode == StatusCode.MESSAGE_TOO_LARGE) {
-            // Jetty closed it (a frame or message over maxMessageSize): the one line the operator sees.
-            LOG.info("closed websocket from {} (1009): {}", remote(), reason);
-        } else {
-            LOG.debug("websocket from {} closed: {} {}", remote(), statusCode, reason);
-        }
+        LOG.debug("websocket from {} closed: {} {}", remote(), statusCode, reason);
         try {
             ended();
         } finally {
@@ -162,15 +277,55 @@ public final class WebSocketEndpoint implements Session.Listener.AutoDemanding, 
 
     private void ended() {
         Inbound in = inbound;
-        if (in != null) {
+        if (in == null) {
+            return;
+        }
+        try {
             in.closed();
+        } catch (Throwable x) {
+            LOG.warn("websocket from {}: the engine failed to end the connection", remote(), x);
         }
     }
 
-    private void close(int status, String reason) {
+    /** A frame that came after we closed: dropped; once our close frame is written, reading goes on to the reply. */
+    private void afterClose(FrameDemand reading) {
+        if (closeWritten) {
+            reading.next();
+        }
+    }
+
+    /** A bug, not bad input: the operator gets the stack trace, the client a 1011 with a fixed reason. */
+    private void failed(Throwable x) {
+        LOG.warn("websocket from {}: server failure; closing it (1011)", remote(), x);
+        close(StatusCode.SERVER_ERROR, SERVER_ERROR);
+    }
+
+    /**
+     * Starts closing the socket, unless a close has already started. Reading stops until the close frame is written
+     * (a client that reads nothing keeps no reader busy; the idle timeout ends it), then resumes for the reply.
+     *
+     * @return whether this call started the close
+     */
+    private boolean close(int status, String reason) {
+        if (!closing.compareAndSet(false, true)) {
+            return false;
+        }
         Session socket = session;
         if (socket != null) {
-            socket.close(status, truncate(reason), Callback.NOOP);
+            try {
+                socket.close(status, truncate(reason), Callback.from(this::closeFrameWritten, x -> { }));
+            } catch (RuntimeException x) {
+                LOG.debug("websocket from {}: close failed: {}", remote(), x.toString());
+            }
+        }
+        return true;
+    }
+
+    private void closeFrameWritten() {
+        closeWritten = true;
+        FrameDemand reading = demand;
+        if (reading != null) {
+            reading.next();
         }
     }
 
@@ -196,6 +351,6 @@ public final class WebSocketEndpoint implements Session.Listener.AutoDemanding, 
 
     @Override
     public String toString() {
-        return "WebSocketEndpoint[" + remote() + "]";
+        return "WebSocketEndpoint[" + remote() + (closing.get() ? " closing" : "") + "]";
     }
 }

@@ -62,6 +62,7 @@ public final class WebSocketTransport {
     private final Engine engine;
     private final ServerOptions options;
     private final BrowserCookies cookies;
+    private final PeerFaults faults = new PeerFaults();
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketTransport.class);
     private final Duration idleTimeout;
 
@@ -179,5 +180,9 @@ public final class WebSocketTransport {
 
     ServerOptions options() {
         return options;
+    }
+
+    PeerFaults faults() {
+        return faults;
     }
 }

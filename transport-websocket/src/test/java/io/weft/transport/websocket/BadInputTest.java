@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -78,6 +79,34 @@ class BadInputTest {
             assertTrue(lines.get(0).contains("1009"), lines.get(0));
             assertEquals(List.of(), log.loud());
             assertNotNull(server.bayeux().getSession(offender.clientId()), "a closed socket does not end its session");
+            assertEquals(1L, server.bayeux().getRefusals().get(Limit.MESSAGE_SIZE));
+        }
+    }
+
+    @Test
+    void batchOverMaxMessagesPerBatchClosesWith1009AndIsCountedOnce() throws Exception {
+        try (EmbeddedServer small = EmbeddedServer.start(ServerOptions.builder().maxMessagesPerBatch(3).build());
+                RawSocket socket = RawSocket.connect(clients.webSocket(), small.wsUri())) {
+            socket.send("[{\"channel\":\"/a\"},{\"channel\":\"/a\"},{\"channel\":\"/a\"},{\"channel\":\"/a\"}]");
+
+            RawSocket.Closed closed = socket.awaitClose(5);
+            assertEquals(StatusCode.MESSAGE_TOO_LARGE, closed.code(), closed.toString());
+            assertTrue(closed.reason().contains("maxMessagesPerBatch"), closed.reason());
+            assertEquals(1L, small.bayeux().getRefusals().get(Limit.MESSAGES_PER_BATCH));
+        }
+    }
+
+    @Test
+    void manyPeersSendingBadFramesWriteOneInfoLine() throws Exception {
+        try (LogCapture log = new LogCapture()) {
+            for (int i = 0; i < 20; i++) {
+                try (RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri())) {
+                    socket.send("not JSON " + i);
+                    assertEquals(StatusCode.BAD_DATA, socket.awaitClose(5).code());
+                }
+            }
+            othersCarryOn("after twenty bad frames");
+            assertEquals(1, log.from(WebSocketEndpoint.class).size(), log.from(WebSocketEndpoint.class).toString());
         }
     }
 

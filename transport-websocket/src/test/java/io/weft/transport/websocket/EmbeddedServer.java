@@ -6,6 +6,7 @@ import io.weft.transport.longpoll.LongPollingHandler;
 import io.weft.transport.websocket.examples.EmbeddedMount;
 import java.net.URI;
 import java.util.Collection;
+import java.util.function.Consumer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.websocket.api.Session;
@@ -22,12 +23,13 @@ final class EmbeddedServer implements AutoCloseable {
     private final Server jetty;
     private final WebSocketUpgradeHandler upgrades;
 
-    private EmbeddedServer(ServerOptions options) throws Exception {
+    private EmbeddedServer(ServerOptions options, Consumer<ServerConnector> tune) throws Exception {
         bayeux = BayeuxServer.create(options);
         jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
+        tune.accept(connector);
         jetty.addConnector(connector);
         EmbeddedMount.mount(jetty, bayeux, new LongPollingHandler(bayeux));
         upgrades = (WebSocketUpgradeHandler) jetty.getHandler();
@@ -35,7 +37,12 @@ final class EmbeddedServer implements AutoCloseable {
     }
 
     static EmbeddedServer start(ServerOptions options) throws Exception {
-        return new EmbeddedServer(options);
+        return new EmbeddedServer(options, connector -> { });
+    }
+
+    /** A server whose connector {@code tune} may change before it starts (socket buffer sizes, say). */
+    static EmbeddedServer start(ServerOptions options, Consumer<ServerConnector> tune) throws Exception {
+        return new EmbeddedServer(options, tune);
     }
 
     static EmbeddedServer start() throws Exception {
