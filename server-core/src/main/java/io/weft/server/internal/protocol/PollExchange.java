@@ -58,10 +58,16 @@ final class PollExchange implements Endpoint {
             written.fail(new IllegalStateException("response already sent"));
             return;
         }
-        connection.send(messages, Promise.from(written::succeed, failure -> {
+        Promise<Void> sent = Promise.from(written::succeed, failure -> {
             LOG.debug("response not written on {}: {}", connection, failure.toString());
             written.fail(failure);
-        }));
+        });
+        try {
+            connection.send(messages, sent);
+        } catch (Throwable x) {
+            // A transport must fail the promise, not throw: whoever answered this exchange must not fail with it.
+            sent.fail(x);
+        }
     }
 
     @Override

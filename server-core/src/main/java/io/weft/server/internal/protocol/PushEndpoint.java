@@ -10,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -129,7 +130,12 @@ final class PushEndpoint implements Endpoint {
                 }
                 continue;
             }
-            connection.send(frame, write);
+            try {
+                connection.send(frame, write);
+            } catch (Throwable x) {
+                // A transport must fail the promise, not throw; if one throws, the socket is done for, not the flusher.
+                write.fail(x);
+            }
             if (!write.completedBeforeReturn()) {
                 return;
             }
@@ -249,6 +255,8 @@ final class PushEndpoint implements Endpoint {
         private static final int RETURNED = 1;
         private static final int COMPLETED = 2;
         private final AtomicInteger writeState = new AtomicInteger(PENDING);
+        /** The first completion counts: a transport that completes twice must not start a second flusher. */
+        private final AtomicBoolean completed = new AtomicBoolean();
         /** The units whose last message is in this frame; usually none or one. */
         private List<Promise<Void>> finishes;
 
@@ -265,6 +273,9 @@ final class PushEndpoint implements Endpoint {
 
         @Override
         public void succeed(Void result) {
+            if (!completed.compareAndSet(false, true)) {
+                return;
+            }
             if (finishes != null) {
                 for (Promise<Void> unit : finishes) {
                     unit.succeed(null);
@@ -277,6 +288,9 @@ final class PushEndpoint implements Endpoint {
 
         @Override
         public void fail(Throwable failure) {
+            if (!completed.compareAndSet(false, true)) {
+                return;
+            }
             LOG.debug("write failed on {}: {}", connection, failure.toString());
             if (finishes != null) {
                 for (Promise<Void> unit : finishes) {
