@@ -17,6 +17,9 @@ final class BodyCollector implements HttpExchange.BodySink {
         void failed(Throwable failure);
     }
 
+    /** The largest buffer allocated before bytes arrive; it grows, doubling, as they do. */
+    static final int FIRST_BUFFER = 4096;
+
     private final int limit;
     private final Outcome outcome;
     private byte[] bytes;
@@ -24,12 +27,13 @@ final class BodyCollector implements HttpExchange.BodySink {
 
     /**
      * @param limit the largest body accepted, in bytes
-     * @param expected the declared length, or -1: sizes the first buffer
+     * @param expected the declared length, or -1: sizes the first buffer, up to {@link #FIRST_BUFFER} (a client
+     *     declaring a large body and sending none must not make the server hold the whole of it)
      */
     BodyCollector(int limit, long expected, Outcome outcome) {
         this.limit = limit;
         this.outcome = outcome;
-        this.bytes = new byte[(int) Math.min(limit, expected >= 0 ? expected : 1024)];
+        this.bytes = new byte[(int) Math.min(Math.min(limit, FIRST_BUFFER), expected >= 0 ? expected : 1024)];
     }
 
     @Override
@@ -46,6 +50,11 @@ final class BodyCollector implements HttpExchange.BodySink {
         chunk.get(bytes, length, size);
         length += size;
         return true;
+    }
+
+    /** The buffer's size now; for tests. */
+    int capacity() {
+        return bytes == null ? 0 : bytes.length;
     }
 
     @Override

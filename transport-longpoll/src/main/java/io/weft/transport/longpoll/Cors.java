@@ -4,8 +4,14 @@ import io.weft.server.api.ServerOptions;
 
 /**
  * Cross-origin requests, per {@link ServerOptions#allowedOrigins()}: same-origin requests and requests without an
- * {@code Origin} pass untouched; an allowed foreign origin gets the CORS headers (with credentials, so the browser
- * cookie travels); any other foreign origin is refused with 403.
+ * {@code Origin} pass untouched; a foreign origin listed by name gets the CORS headers with credentials (so the
+ * browser cookie travels); any foreign origin, when {@code *} is allowed, gets them without credentials; any other
+ * foreign origin is refused with 403.
+ *
+ * <p>Why {@code *} carries no credentials: with them, any site a user visits could make requests with that user's
+ * cookies (the application's login among them) and read the answers. The official CometD JavaScript client always
+ * asks for credentials on long-polling ({@code withCredentials = true}), which browsers refuse without
+ * {@code Access-Control-Allow-Credentials}: list its origins by name.
  */
 final class Cors {
     static final String ALLOWED_METHODS = "GET, POST, OPTIONS";
@@ -31,8 +37,12 @@ final class Cors {
         if (!options.isOriginAllowed(origin)) {
             return false;
         }
+        // The origin echoed, not "*": the answer differs per origin either way (Vary), and an echo is what a
+        // listed origin needs.
         exchange.addHeader("Access-Control-Allow-Origin", origin);
-        exchange.addHeader("Access-Control-Allow-Credentials", "true");
+        if (options.allowedOrigins().contains(origin)) {
+            exchange.addHeader("Access-Control-Allow-Credentials", "true");
+        }
         exchange.addHeader("Vary", "Origin");
         return true;
     }

@@ -5,8 +5,12 @@ import io.weft.server.api.Promise;
 import io.weft.server.spi.Codec;
 import io.weft.server.spi.Connection;
 import io.weft.server.spi.Inbound;
+import java.net.InetAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One HTTP exchange as the engine sees it: a one-shot {@link Connection} that answers with exactly one response,
@@ -14,6 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ({@code callback-polling}).
  */
 final class ExchangeConnection implements Connection {
+    private static final Logger LOG = LoggerFactory.getLogger(ExchangeConnection.class);
     static final String JSON_CONTENT_TYPE = "application/json;charset=UTF-8";
 
     private final HttpExchange exchange;
@@ -61,17 +66,45 @@ final class ExchangeConnection implements Connection {
     }
 
     @Override
+    public InetAddress remoteAddress() {
+        return exchange.remoteAddress();
+    }
+
+    @Override
     public void send(List<Message> messages, Promise<Void> written) {
         if (!ended.compareAndSet(false, true)) {
             written.fail(new IllegalStateException("the client has gone"));
             return;
         }
-        byte[] json = codec.encode(messages);
+        byte[] json;
+        try {
+            json = codec.encode(messages);
+        } catch (Throwable x) {
+            // Application data that cannot be written (a bug): the client still gets a Bayeux answer it understands.
+            LOG.warn("{}: could not encode {} messages; answering them 500::server_error", this, messages.size(), x);
+            json = codec.encode(failed(messages));
+        }
         if (callback == null) {
             exchange.respond(200, JSON_CONTENT_TYPE, json, written);
         } else {
             exchange.respond(200, Jsonp.CONTENT_TYPE, Jsonp.wrap(callback, json), written);
         }
+    }
+
+    /** Each reply among {@code messages} as failed, without what could not be encoded; deliveries are dropped. */
+    private static List<Message> failed(List<Message> messages) {
+        List<Message> replies = new ArrayList<>(messages.size());
+        for (Message message : messages) {
+            if (message.containsKey(Message.SUCCESSFUL)) {
+                Message.Mutable reply = Message.Mutable.create().setChannel(message.getChannel());
+                if (message.get(Message.ID) instanceof String || message.get(Message.ID) instanceof Number) {
+                    reply.put(Message.ID, message.get(Message.ID));
+                }
+                reply.setSuccessful(false).put(Message.ERROR, "500::server_error");
+                replies.add(reply);
+            }
+        }
+        return replies;
     }
 
     /** The client went away before its response was written: drop the exchange and tell the engine. */

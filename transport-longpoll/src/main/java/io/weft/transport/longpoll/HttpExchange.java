@@ -1,6 +1,7 @@
 package io.weft.transport.longpoll;
 
 import io.weft.server.api.Promise;
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Consumer;
@@ -29,14 +30,19 @@ interface HttpExchange {
     /** {@code scheme://host[:port]} of this request as the server sees it, the default port left out. */
     String serverOrigin();
 
+    /** The address of the client (the peer of the connection), or null if unknown. */
+    InetAddress remoteAddress();
+
     /** The declared body length ({@code Content-Length}), or -1 if unknown. */
     long contentLength();
 
     /**
      * Reads the body without blocking, chunk by chunk, into {@code sink}, until the sink refuses more, the body ends,
-     * or reading fails. Called at most once.
+     * or reading fails. A body not read whole within {@code deadlineMillis} fails with a {@link
+     * java.util.concurrent.TimeoutException} (a client that trickles a body must not hold the server's buffer and
+     * connection for ever). Called at most once.
      */
-    void readBody(BodySink sink);
+    void readBody(BodySink sink, long deadlineMillis);
 
     /**
      * Calls {@code gone} (once, on a container thread, with the cause) if the client goes away before the response
@@ -57,7 +63,8 @@ interface HttpExchange {
 
     /**
      * Sends the response and ends the exchange; {@code written} completes when the bytes are written or fails when
-     * they cannot be. Must not block.
+     * they cannot be. Must not block. Only the first {@code respond} or {@code abort} counts: a later one fails
+     * {@code written} and changes nothing, so a transport that must answer whatever happens can always try.
      */
     void respond(int status, String contentType, byte[] body, Promise<Void> written);
 

@@ -1,9 +1,14 @@
 package io.weft.transport.longpoll;
 
 import io.weft.server.api.Promise;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -12,6 +17,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.NanoTime;
 import org.eclipse.jetty.util.thread.Invocable;
+import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * {@link HttpExchange} over a Jetty 12 core request: demand-driven reads, one asynchronous write, failure listeners and
@@ -23,6 +29,11 @@ final class JettyExchange implements HttpExchange {
     private final Callback callback;
     private final ParkedConnectionWatch watch;
     private BodySink sink;
+    /** Whether the body has been read whole or given up on (by failure, refusal or its deadline); first wins. */
+    private final AtomicBoolean bodyOver = new AtomicBoolean();
+    private volatile Scheduler.Task bodyDeadline;
+    /** Whether the exchange has been answered or aborted: the first {@code respond} or {@code abort} wins. */
+    private final AtomicBoolean done = new AtomicBoolean();
     private ParkedConnectionWatch.Probe probe;
     private boolean ended;
 
@@ -63,13 +74,28 @@ final class JettyExchange implements HttpExchange {
     }
 
     @Override
+    public InetAddress remoteAddress() {
+        return request.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress address
+                ? address.getAddress() : null;
+    }
+
+    @Override
     public long contentLength() {
         return request.getLength();
     }
 
     @Override
-    public void readBody(BodySink sink) {
+    public void readBody(BodySink sink, long deadlineMillis) {
         this.sink = sink;
+        try {
+            bodyDeadline = request.getComponents().getScheduler().schedule(() -> {
+                if (bodyOver.compareAndSet(false, true)) {
+                    sink.onFailure(new TimeoutException("request body not received within " + deadlineMillis + " ms"));
+                }
+            }, deadlineMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException stopping) {
+            // The server is stopping: the connection's own idle timeout still bounds the read.
+        }
         read();
     }
 
@@ -78,24 +104,44 @@ final class JettyExchange implements HttpExchange {
         while (true) {
             Content.Chunk chunk = request.read();
             if (chunk == null) {
-                request.demand(this::read);
+                if (!bodyOver.get()) {
+                    request.demand(this::read);
+                }
+                return;
+            }
+            if (bodyOver.get()) {
+                chunk.release();
                 return;
             }
             if (Content.Chunk.isFailure(chunk)) {
-                sink.onFailure(chunk.getFailure());
+                if (finishBody()) {
+                    sink.onFailure(chunk.getFailure());
+                }
                 return;
             }
             boolean more = !chunk.hasRemaining() || sink.onData(chunk.getByteBuffer());
             boolean last = chunk.isLast();
             chunk.release();
             if (!more) {
+                finishBody();
                 return;
             }
             if (last) {
-                sink.onEnd();
+                if (finishBody()) {
+                    sink.onEnd();
+                }
                 return;
             }
         }
+    }
+
+    /** Ends reading the body, if its deadline has not: false when the deadline came first (it told the sink). */
+    private boolean finishBody() {
+        Scheduler.Task deadline = bodyDeadline;
+        if (deadline != null) {
+            deadline.cancel();
+        }
+        return bodyOver.compareAndSet(false, true);
     }
 
     @Override
@@ -136,6 +182,10 @@ final class JettyExchange implements HttpExchange {
 
     @Override
     public void respond(int status, String contentType, byte[] body, Promise<Void> written) {
+        if (!done.compareAndSet(false, true)) {
+            written.fail(new IllegalStateException("the exchange was answered already"));
+            return;
+        }
         end();
         response.setStatus(status);
         if (contentType != null) {
@@ -153,6 +203,9 @@ final class JettyExchange implements HttpExchange {
 
     @Override
     public void abort(Throwable cause) {
+        if (!done.compareAndSet(false, true)) {
+            return;
+        }
         end();
         callback.failed(cause);
     }

@@ -24,6 +24,12 @@ public final class LongPollingHandler extends Handler.Abstract {
         this.transport = new PollingTransport(Objects.requireNonNull(server, "server").engine());
     }
 
+    /** With the exchange's deadlines shortened, for tests; see {@link PollingTransport}. */
+    LongPollingHandler(BayeuxServer server, long bodyMillis, long graceMillis) {
+        this.transport = new PollingTransport(Objects.requireNonNull(server, "server").engine(), bodyMillis,
+                graceMillis);
+    }
+
     /** HTTP/1 requests handed to the engine and not answered yet (parked polls, mostly); for tests and benchmarks. */
     int waitingRequests() {
         return watch.size();

@@ -39,6 +39,8 @@ public final class LongPollingServlet extends HttpServlet {
     private transient boolean owned;
     private transient PollingTransport transport;
     private transient ParkedConnectionWatch watch;
+    private transient long bodyMillis = PollingTransport.BODY_MILLIS;
+    private transient long graceMillis = PollingTransport.IDLE_GRACE_MILLIS;
 
     /** For web.xml and annotations: the server is found in, or published to, the servlet context. */
     public LongPollingServlet() {
@@ -47,6 +49,13 @@ public final class LongPollingServlet extends HttpServlet {
     /** Serves {@code server}, which the caller owns and closes. */
     public LongPollingServlet(BayeuxServer server) {
         this.server = Objects.requireNonNull(server, "server");
+    }
+
+    /** With the exchange's deadlines shortened, for tests; see {@link PollingTransport}. */
+    LongPollingServlet(BayeuxServer server, long bodyMillis, long graceMillis) {
+        this(server);
+        this.bodyMillis = bodyMillis;
+        this.graceMillis = graceMillis;
     }
 
     @Override
@@ -64,7 +73,7 @@ public final class LongPollingServlet extends HttpServlet {
                 context.setAttribute(BAYEUX_SERVER_ATTRIBUTE, server);
             }
         }
-        transport = new PollingTransport(server.engine());
+        transport = new PollingTransport(server.engine(), bodyMillis, graceMillis);
         try {
             watch = new ParkedConnectionWatch();
         } catch (LinkageError x) {
@@ -115,9 +124,10 @@ public final class LongPollingServlet extends HttpServlet {
             return;
         }
         AsyncContext async = request.startAsync();
-        // No async timeout (some containers default to 30 s): the engine answers every request it holds within its
-        // own timeout, and a body that stops arriving is ended by the connector's idle timeout (answered 408).
-        async.setTimeout(0);
+        // Every exchange has a deadline: its body, the engine's hold, and a grace. The engine answers what it holds
+        // within its own timeout; this bounds what it never gets to (a body that trickles in, a response the client
+        // does not read), which ServletExchange then answers itself (408) rather than leaving it to the container.
+        async.setTimeout(transport.exchangeDeadlineMillis());
         transport.handle(new ServletExchange(request, response, async, watcher(request)));
     }
 }

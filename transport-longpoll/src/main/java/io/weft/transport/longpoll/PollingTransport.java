@@ -1,5 +1,6 @@
 package io.weft.transport.longpoll;
 
+import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
@@ -33,18 +34,34 @@ final class PollingTransport {
     static final String CALLBACK_POLLING = "callback-polling";
     /** How long past the engine's own timeout a held exchange is kept from the container's idle timeout. */
     static final long IDLE_GRACE_MILLIS = 10_000;
+    /** How long a request body may take to arrive whole: a client trickling one must not hold a buffer for ever. */
+    static final long BODY_MILLIS = 30_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(PollingTransport.class);
     private static final String TEXT = "text/plain;charset=UTF-8";
+    /** The longest refusal reason written back: it may echo client text. */
+    static final int MAX_REASON = 200;
     private static final Promise<Void> IGNORE = Promise.noop();
 
     private final Engine engine;
     private final ServerOptions options;
     private final BrowserIds browserIds;
     private final Cors cors;
+    private final long bodyMillis;
+    private final long graceMillis;
 
     PollingTransport(Engine engine) {
+        this(engine, BODY_MILLIS, IDLE_GRACE_MILLIS);
+    }
+
+    /**
+     * @param bodyMillis how long a request body may take to arrive
+     * @param graceMillis how long past the engine's timeout a held exchange may wait (tests shorten both)
+     */
+    PollingTransport(Engine engine, long bodyMillis, long graceMillis) {
         this.engine = engine;
+        this.bodyMillis = bodyMillis;
+        this.graceMillis = graceMillis;
         this.options = engine.options();
         this.browserIds = new BrowserIds(options.browserCookie());
         this.cors = new Cors(options);
@@ -52,8 +69,33 @@ final class PollingTransport {
         engine.addConnectionType(CALLBACK_POLLING);
     }
 
-    /** Serves one request; the response may be written later, from another thread. */
+    /**
+     * Serves one request; the response may be written later, from another thread. Whatever is thrown on the way
+     * (a bug; {@code Error}s included) ends in a 400 with a fixed reason, never in the container's 500 page.
+     */
     void handle(HttpExchange exchange) {
+        safely(exchange, () -> route(exchange));
+    }
+
+    private void safely(HttpExchange exchange, Runnable step) {
+        try {
+            step.run();
+        } catch (Throwable x) {
+            LOG.warn("{} failed; answered 400", exchange.method(), x);
+            // Ignored if the exchange was answered already: the first answer wins.
+            reject(exchange, 400, "the request could not be processed");
+        }
+    }
+
+    /**
+     * The longest an exchange may last in all: its body, the hold, and a grace for the engine's timer. The servlet
+     * adapter sets it as the async timeout.
+     */
+    long exchangeDeadlineMillis() {
+        return bodyMillis + maxExchangeMillis();
+    }
+
+    private void route(HttpExchange exchange) {
         if (!cors.admit(exchange)) {
             reject(exchange, 403, "origin not allowed: " + exchange.header("Origin"));
             return;
@@ -97,7 +139,7 @@ final class PollingTransport {
         exchange.readBody(new BodyCollector(options.maxMessageSize(), declared, new BodyCollector.Outcome() {
             @Override
             public void body(byte[] bytes, int length) {
-                posted(exchange, bytes, length);
+                safely(exchange, () -> posted(exchange, bytes, length));
             }
 
             @Override
@@ -111,12 +153,12 @@ final class PollingTransport {
                 if (failure instanceof TimeoutException) {
                     // The client is there but too slow: it can still be told.
                     exchange.addHeader("Connection", "close");
-                    reject(exchange, 408, "request body not received within the idle timeout");
+                    reject(exchange, 408, "request body not received in time");
                 } else {
                     exchange.abort(failure);
                 }
             }
-        }));
+        }), bodyMillis);
     }
 
     private void posted(HttpExchange exchange, byte[] bytes, int length) {
@@ -138,7 +180,7 @@ final class PollingTransport {
         try {
             batch = engine.codec().decode(bytes, 0, length);
         } catch (MessageDecodeException x) {
-            reject(exchange, 400, x.getMessage());
+            refuseBatch(exchange, x);
             return;
         }
         start(exchange, query.first("jsonp"), batch);
@@ -169,7 +211,7 @@ final class PollingTransport {
                 }
             }
         } catch (MessageDecodeException x) {
-            reject(exchange, 400, x.getMessage());
+            refuseBatch(exchange, x);
             return;
         }
         start(exchange, callback, batch);
@@ -204,7 +246,7 @@ final class PollingTransport {
 
     /** The longest an exchange waits for the engine: the hold, plus a grace for the engine's timer to fire. */
     private long maxExchangeMillis() {
-        return options.timeout() + IDLE_GRACE_MILLIS;
+        return options.timeout() + graceMillis;
     }
 
     private FormParameters parameters(HttpExchange exchange, String encoded) {
@@ -216,15 +258,37 @@ final class PollingTransport {
         }
     }
 
+    /** Not a batch (400), or a batch past a limit the codec enforces (413; the codec counted it). */
+    private static void refuseBatch(HttpExchange exchange, MessageDecodeException x) {
+        reject(exchange, x.limit() == null ? 400 : 413, x.getMessage());
+    }
+
     private void tooLarge(HttpExchange exchange) {
+        engine.refused(Limit.MESSAGE_SIZE);
         // The rest of the body is not read: the connection cannot be reused.
         exchange.addHeader("Connection", "close");
         reject(exchange, 413, "request larger than maxMessageSize (" + options.maxMessageSize() + " bytes)");
     }
 
-    private static void reject(HttpExchange exchange, int status, String reason) {
-        String line = reason.replace('\r', ' ').replace('\n', ' ');
+    /**
+     * A refusal: a one-line reason as text, which the browser must not sniff into anything else (it may echo what
+     * the client sent, shortened and stripped of control characters).
+     */
+    static void reject(HttpExchange exchange, int status, String reason) {
+        String line = oneLine(reason);
         LOG.debug("{} {}: {}", exchange.method(), status, line);
+        exchange.addHeader("X-Content-Type-Options", "nosniff");
         exchange.respond(status, TEXT, (line + "\n").getBytes(StandardCharsets.UTF_8), IGNORE);
+    }
+
+    /** At most {@link #MAX_REASON} characters, without control characters. */
+    static String oneLine(String text) {
+        String shortened = text.length() > MAX_REASON ? text.substring(0, MAX_REASON) + "..." : text;
+        StringBuilder line = new StringBuilder(shortened.length());
+        for (int i = 0; i < shortened.length(); i++) {
+            char c = shortened.charAt(i);
+            line.append(Character.isISOControl(c) ? ' ' : c);
+        }
+        return line.toString();
     }
 }

@@ -11,6 +11,8 @@ import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.util.Collections;
 import java.util.List;
@@ -34,6 +36,10 @@ final class ServletExchange implements HttpExchange {
     private final HttpServletResponse response;
     private final AsyncContext async;
     private final AtomicBoolean ended = new AtomicBoolean();
+    /** Whether the exchange has been answered or aborted: the first {@code respond} or {@code abort} wins. */
+    private final AtomicBoolean done = new AtomicBoolean();
+    /** The thread running {@code onTimeout}, while it does: a response it makes is written at once. */
+    private volatile Thread timingOut;
     private final Supplier<Runnable> watcher;
     private volatile Reader reader;
     private volatile Consumer<Throwable> gone;
@@ -87,12 +93,35 @@ final class ServletExchange implements HttpExchange {
     }
 
     @Override
+    public InetAddress remoteAddress() {
+        return literal(request.getRemoteAddr());
+    }
+
+    /** An IP literal as an address, without a name lookup; null for anything else. */
+    static InetAddress literal(String address) {
+        if (address == null || address.isEmpty() || !address.chars().allMatch(c -> Character.digit(c, 16) >= 0
+                || c == '.' || c == ':' || c == '[' || c == ']' || c == '%')) {
+            return null;
+        }
+        try {
+            return InetAddress.getByName(address);
+        } catch (UnknownHostException x) {
+            return null;
+        }
+    }
+
+    @Override
     public long contentLength() {
         return request.getContentLengthLong();
     }
 
+    /**
+     * The Servlet API has no timer: the deadline is kept by the exchange's async timeout, which {@link
+     * LongPollingServlet} sets to the whole exchange's budget (body, hold and grace); a timeout while the body is read
+     * fails the read with a {@link TimeoutException}.
+     */
     @Override
-    public void readBody(BodySink sink) {
+    public void readBody(BodySink sink, long deadlineMillis) {
         try {
             ServletInputStream in = request.getInputStream();
             Reader body = new Reader(in, sink, contentLength());
@@ -120,7 +149,19 @@ final class ServletExchange implements HttpExchange {
 
         @Override
         public void onTimeout(AsyncEvent event) {
-            failed(new TimeoutException("async timeout"));
+            TimeoutException timeout = new TimeoutException("the exchange's deadline passed");
+            boolean responding = done.get();
+            timingOut = Thread.currentThread();
+            try {
+                failed(timeout);
+            } finally {
+                timingOut = null;
+            }
+            // A response was under way (to a client that does not read it): the exchange ends here, since an async
+            // timeout left incomplete becomes the container's error dispatch, a 500. Otherwise failed() answered 408.
+            if (responding) {
+                finish(Promise.noop(), timeout);
+            }
         }
 
         private void failed(Throwable failure) {
@@ -176,6 +217,10 @@ final class ServletExchange implements HttpExchange {
 
     @Override
     public void respond(int status, String contentType, byte[] body, Promise<Void> written) {
+        if (!done.compareAndSet(false, true)) {
+            written.fail(new IllegalStateException("the exchange was answered already"));
+            return;
+        }
         end();
         try {
             response.setStatus(status);
@@ -184,7 +229,14 @@ final class ServletExchange implements HttpExchange {
             }
             response.setContentLength(body.length);
             ServletOutputStream out = response.getOutputStream();
-            out.setWriteListener(new Writer(out, body, written));
+            if (timingOut == Thread.currentThread()) {
+                // Inside onTimeout the exchange must be complete when it returns, or the container answers 500:
+                // this short answer is written at once (the stream is not in non-blocking mode yet).
+                out.write(body);
+                finish(written, null);
+            } else {
+                out.setWriteListener(new Writer(out, body, written));
+            }
         } catch (IOException | RuntimeException x) {
             finish(written, x);
         }
@@ -192,6 +244,16 @@ final class ServletExchange implements HttpExchange {
 
     @Override
     public void abort(Throwable cause) {
+        if (cause instanceof TimeoutException) {
+            // The exchange's deadline, not a client that went away: it can still be told, and must not be left to
+            // the container's error dispatch (a 500).
+            respond(408, "text/plain;charset=UTF-8", "request not answered within its deadline\n"
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8), Promise.noop());
+            return;
+        }
+        if (!done.compareAndSet(false, true)) {
+            return;
+        }
         end();
         finish(Promise.noop(), cause);
     }

@@ -11,8 +11,10 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.server.handler.StatisticsHandler;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /** An embedded Jetty on a free port of 127.0.0.1 with a Bayeux server mounted at {@code /cometd} by one adapter. */
@@ -22,14 +24,24 @@ final class PollingServer implements AutoCloseable {
         HANDLER, SERVLET
     }
 
+    /**
+     * How the exchange's deadlines and the connector are set up beyond the usual: the deadlines for a request body
+     * and for the grace past a hold (null: the transport's own), and TLS (null: plain HTTP).
+     */
+    record Setup(Long bodyMillis, Long graceMillis, SslContextFactory.Server tls) {
+        static final Setup USUAL = new Setup(null, null, null);
+    }
+
     private final Server jetty;
     private final ServerConnector connector;
+    private final boolean secure;
     private final StatisticsHandler statistics;
     private final BayeuxServer bayeux;
     private final IntSupplier waiting;
 
     private PollingServer(Server jetty, ServerConnector connector, StatisticsHandler statistics, BayeuxServer bayeux,
-            IntSupplier waiting) {
+            IntSupplier waiting, boolean secure) {
+        this.secure = secure;
         this.jetty = jetty;
         this.connector = connector;
         this.statistics = statistics;
@@ -56,15 +68,26 @@ final class PollingServer implements AutoCloseable {
      */
     static PollingServer start(Mount mount, ServerOptions options, long idleTimeoutMillis, QueuedThreadPool threads,
             HttpConfiguration http, boolean statistics) throws Exception {
+        return start(mount, options, idleTimeoutMillis, threads, http, statistics, Setup.USUAL);
+    }
+
+    static PollingServer start(Mount mount, ServerOptions options, Setup setup) throws Exception {
+        return start(mount, options, 30_000, new QueuedThreadPool(), httpConfiguration(), true, setup);
+    }
+
+    private static PollingServer start(Mount mount, ServerOptions options, long idleTimeoutMillis,
+            QueuedThreadPool threads, HttpConfiguration http, boolean statistics, Setup setup) throws Exception {
         BayeuxServer bayeux = BayeuxServer.create(options);
         Server jetty = new Server(threads);
-        ServerConnector connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
+        HttpConnectionFactory plain = new HttpConnectionFactory(http);
+        ServerConnector connector = setup.tls() == null ? new ServerConnector(jetty, 1, 1, plain)
+                : new ServerConnector(jetty, 1, 1, new SslConnectionFactory(setup.tls(), plain.getProtocol()), plain);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         connector.setIdleTimeout(idleTimeoutMillis);
         jetty.addConnector(connector);
         IntSupplier[] waiting = new IntSupplier[1];
-        Handler handler = mount(mount, bayeux, waiting);
+        Handler handler = mount(mount, bayeux, waiting, setup);
         StatisticsHandler counter = statistics ? new StatisticsHandler(handler) : null;
         jetty.setHandler(statistics ? counter : handler);
         try {
@@ -73,7 +96,7 @@ final class PollingServer implements AutoCloseable {
             bayeux.close();
             throw x;
         }
-        return new PollingServer(jetty, connector, counter, bayeux, waiting[0]);
+        return new PollingServer(jetty, connector, counter, bayeux, waiting[0], setup.tls() != null);
     }
 
     /** What Weft recommends for connectors that serve long-polling. */
@@ -81,9 +104,11 @@ final class PollingServer implements AutoCloseable {
         return LongPollingConnectors.httpConfiguration();
     }
 
-    private static Handler mount(Mount mount, BayeuxServer bayeux, IntSupplier[] waiting) {
+    private static Handler mount(Mount mount, BayeuxServer bayeux, IntSupplier[] waiting, Setup setup) {
+        long body = setup.bodyMillis() == null ? PollingTransport.BODY_MILLIS : setup.bodyMillis();
+        long grace = setup.graceMillis() == null ? PollingTransport.IDLE_GRACE_MILLIS : setup.graceMillis();
         if (mount == Mount.HANDLER) {
-            LongPollingHandler polling = new LongPollingHandler(bayeux);
+            LongPollingHandler polling = new LongPollingHandler(bayeux, body, grace);
             waiting[0] = polling::waitingRequests;
             ContextHandler context = new ContextHandler(polling, "/cometd");
             // Clients post to /cometd itself, not only below it: no redirect to /cometd/.
@@ -91,7 +116,7 @@ final class PollingServer implements AutoCloseable {
             return context;
         }
         ServletContextHandler context = new ServletContextHandler("/");
-        LongPollingServlet servlet = new LongPollingServlet(bayeux);
+        LongPollingServlet servlet = new LongPollingServlet(bayeux, body, grace);
         waiting[0] = servlet::waitingRequests;
         ServletHolder holder = new ServletHolder(servlet);
         holder.setAsyncSupported(true);
@@ -104,12 +129,12 @@ final class PollingServer implements AutoCloseable {
     }
 
     URI uri() {
-        return URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/cometd");
+        return URI.create(origin() + "/cometd");
     }
 
     /** {@code scheme://host:port} of this server, as a browser would send it in {@code Origin}. */
     String origin() {
-        return "http://127.0.0.1:" + connector.getLocalPort();
+        return (secure ? "https" : "http") + "://127.0.0.1:" + connector.getLocalPort();
     }
 
     /** Requests the server has received and not yet answered. */

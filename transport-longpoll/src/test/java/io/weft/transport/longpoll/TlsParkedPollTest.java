@@ -1,0 +1,144 @@
+package io.weft.transport.longpoll;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.server.api.ServerOptions;
+import io.weft.transport.longpoll.PollingServer.Mount;
+import io.weft.transport.longpoll.PollingServer.Setup;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HttpCookieStore;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@link ParkedConnectionWatch} over TLS: it reads a parked connection from the scheduler's thread, which over TLS
+ * means decrypting on that thread. A client that closes its TLS connection while its poll is parked must be noticed
+ * (so what is published meanwhile waits for its next poll), and a parked poll answered normally must arrive intact.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TlsParkedPollTest {
+    private static final String PASSWORD = "weft-test";
+    @TempDir
+    static Path keys;
+    private static Path keystore;
+    private static HttpClient https;
+    private PollingServer server;
+
+    /** A self-signed certificate for 127.0.0.1, made by the JDK's keytool for this test run. */
+    @BeforeAll
+    static void createKeystoreAndClient() throws Exception {
+        keystore = keys.resolve("server.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "weft", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
+                "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
+                "-keystore", keystore.toString(), "-storepass", PASSWORD, "-keypass", PASSWORD)
+                .redirectErrorStream(true).start();
+        assertTrue(keytool.waitFor(30, TimeUnit.SECONDS), "keytool did not finish");
+        assertEquals(0, keytool.exitValue(), new String(keytool.getInputStream().readAllBytes()));
+        assertTrue(Files.size(keystore) > 0);
+
+        ClientConnector connector = new ClientConnector();
+        connector.setSslContextFactory(new SslContextFactory.Client(true));
+        https = new HttpClient(new HttpClientTransportOverHTTP(connector));
+        https.setHttpCookieStore(new HttpCookieStore.Empty());
+        https.start();
+    }
+
+    @AfterAll
+    static void stopClient() throws Exception {
+        https.stop();
+    }
+
+    @AfterEach
+    void stopServer() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private void start(Mount mount) throws Exception {
+        SslContextFactory.Server tls = new SslContextFactory.Server();
+        tls.setKeyStorePath(keystore.toString());
+        tls.setKeyStorePassword(PASSWORD);
+        tls.setKeyStoreType("PKCS12");
+        server = PollingServer.start(mount, ServerOptions.builder().timeout(20_000).build(), new Setup(null, null, tls));
+    }
+
+    private BayeuxConversation client() throws Exception {
+        BayeuxConversation client = new BayeuxConversation(new Browser(https, server.uri()));
+        assertEquals(true, client.handshake().message().get("successful"));
+        client.connectNow();
+        return client;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void aClientThatClosesItsTlsConnectionWhileParkedIsNoticedAndLosesNothing(Mount mount) throws Exception {
+        start(mount);
+        BayeuxConversation client = client();
+        assertEquals(true, client.subscribe("/news").get("successful"));
+        Request held = client.connectRequest();
+        CompletableFuture<Reply> parked = client.browser().sendAsync(held);
+        Conditions.await("the poll is parked", 10, () -> server.waitingRequests() == 1);
+
+        held.abort(new Exception("the tab closed"));
+        Conditions.await("the watch noticed the closed connection", 10, () -> server.waitingRequests() == 0);
+        assertTrue(parked.isDone());
+
+        BayeuxConversation publisher = client();
+        assertEquals(true, publisher.publish("/news", "\"meanwhile\"").message().get("successful"));
+        List<Map<String, Object>> next = client.connectNow().on("/news");
+        assertEquals(1, next.size(), "the message waited for the next poll instead of going to the dead connection");
+        assertEquals("meanwhile", next.get(0).get("data"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void aParkedPollAnsweredNormallyArrivesIntactOverTls(Mount mount) throws Exception {
+        start(mount);
+        BayeuxConversation client = client();
+        assertEquals(true, client.subscribe("/news").get("successful"));
+        CompletableFuture<Reply> parked = client.connect();
+        Conditions.await("the poll is parked", 10, () -> server.waitingRequests() == 1);
+        // Long enough for the watch to probe the parked TLS connection a few times.
+        Conditions.await("three probes", 10, new ProbesPassed(3));
+
+        BayeuxConversation publisher = client();
+        String text = "x".repeat(20_000);
+        assertEquals(true, publisher.publish("/news", "\"" + text + "\"").message().get("successful"));
+        Reply reply = client.browser().await(parked);
+        assertEquals(200, reply.status());
+        assertEquals(text, reply.on("/news").get(0).get("data"));
+        assertEquals(true, reply.on("/meta/connect").get(0).get("successful"));
+    }
+
+    /** True once the watch has had {@code count} periods to probe: a condition on elapsed probe periods. */
+    private static final class ProbesPassed implements java.util.function.BooleanSupplier {
+        private final long until;
+
+        ProbesPassed(int count) {
+            this.until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(count * ParkedConnectionWatch.PERIOD_MILLIS);
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            return System.nanoTime() >= until;
+        }
+    }
+}
