@@ -5,12 +5,11 @@ import io.weft.server.api.Promise;
 import io.weft.server.spi.Codec;
 import io.weft.server.spi.Connection;
 import io.weft.server.spi.Inbound;
+import io.weft.server.spi.QuietLog;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One HTTP exchange as the engine sees it: a one-shot {@link Connection} that answers with exactly one response,
@@ -18,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * ({@code callback-polling}).
  */
 final class ExchangeConnection implements Connection {
-    private static final Logger LOG = LoggerFactory.getLogger(ExchangeConnection.class);
+    private static final QuietLog UNENCODABLE = new QuietLog(ExchangeConnection.class, "responses that could not be encoded");
     static final String JSON_CONTENT_TYPE = "application/json;charset=UTF-8";
 
     private final HttpExchange exchange;
@@ -81,7 +80,8 @@ final class ExchangeConnection implements Connection {
             json = codec.encode(messages);
         } catch (Throwable x) {
             // Application data that cannot be written (a bug): the client still gets a Bayeux answer it understands.
-            LOG.warn("{}: could not encode {} messages; answering them 500::server_error", this, messages.size(), x);
+            UNENCODABLE.log("could not encode a response on " + type + "; answered 500::server_error: {}",
+                    messages.size() + " messages", x);
             json = codec.encode(failed(messages));
         }
         if (callback == null) {

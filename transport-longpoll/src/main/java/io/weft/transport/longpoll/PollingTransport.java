@@ -7,6 +7,7 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.Engine;
 import io.weft.server.spi.Inbound;
 import io.weft.server.spi.MessageDecodeException;
+import io.weft.server.spi.QuietLog;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,8 @@ final class PollingTransport {
     static final long BODY_MILLIS = 30_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(PollingTransport.class);
+    /** A failure a client may be able to repeat at will: the log must not become its amplifier. */
+    private static final QuietLog FAILED = new QuietLog(PollingTransport.class, "requests that failed");
     private static final String TEXT = "text/plain;charset=UTF-8";
     /** The longest refusal reason written back: it may echo client text. */
     static final int MAX_REASON = 200;
@@ -81,7 +84,8 @@ final class PollingTransport {
         try {
             step.run();
         } catch (Throwable x) {
-            LOG.warn("{} failed; answered 400", exchange.method(), x);
+            FAILED.log("{} failed (a bug: the first of each minute with its stack trace); answered 400",
+                    exchange.method(), x);
             // Ignored if the exchange was answered already: the first answer wins.
             reject(exchange, 400, "the request could not be processed");
         }
