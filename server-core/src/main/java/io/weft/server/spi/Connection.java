@@ -39,6 +39,15 @@ public interface Connection {
     }
 
     /**
+     * The engine gives up on this persistent connection because its client does not read what it asks for (more than
+     * {@code maxPendingFrames} answers wait to be written): close it, telling the client why ({@code reason}, one
+     * line), as the transport does for its own bounds (a WebSocket closes with 1008). The engine has counted it and
+     * sends nothing more. One-shot connections are never given up on this way: the default does nothing.
+     */
+    default void close(String reason) {
+    }
+
+    /**
      * Writes messages (replies and deliveries) to the client, as one JSON array.
      *
      * @param messages at least one message; the list must not be kept after {@code written} completes

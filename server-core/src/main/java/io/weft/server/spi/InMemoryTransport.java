@@ -169,6 +169,7 @@ public final class InMemoryTransport {
         private Inbound inbound;
         private boolean paused;
         private boolean closed;
+        private String closeReason;
 
         Socket(String browserId) {
             super(browserId);
@@ -221,6 +222,20 @@ public final class InMemoryTransport {
                     next = paused ? null : stalled.poll();
                 }
             }
+        }
+
+        /** The reason the engine gave when it gave up on this socket ({@link Connection#close(String)}), or null. */
+        public synchronized String closeReason() {
+            return closeReason;
+        }
+
+        @Override
+        public void close(String reason) {
+            synchronized (this) {
+                closeReason = reason;
+                closed = true;
+            }
+            inbound.closed();
         }
 
         /** Closes the connection, as a client closing its socket would. */

@@ -143,6 +143,14 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
         }
     }
 
+    /** The engine gave up on this socket (its client does not read): 1008 with the engine's reason. */
+    @Override
+    public void close(String reason) {
+        if (close(StatusCode.POLICY_VIOLATION, reason)) {
+            faults.pendingFrames(remote(), maxPendingFrames);
+        }
+    }
+
     /**
      * Takes one of the {@code maxPendingFrames} places for a frame about to be handed to Jetty. Past the bound the
      * client is not reading what it asks for: the socket is closed with 1008, counted once, and false returned.

@@ -1,5 +1,6 @@
 package io.weft.server.internal.protocol;
 
+import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.internal.Steps;
@@ -40,6 +41,13 @@ final class PushEndpoint implements Endpoint {
     private final Batches batches = new Batches();
     /** Messages to write before the session's queue: replies, and notices such as a held connect's reply. */
     private final ConcurrentLinkedQueue<Outgoing> pending = new ConcurrentLinkedQueue<>();
+    /**
+     * How many units wait in {@link #pending}. A client that reads keeps it at one or two; one that does not read but
+     * keeps sending (a {@code /meta/connect} replacing the held one leaves that one's reply here) would grow it
+     * without bound: past {@code maxPendingFrames} the engine gives up on the connection.
+     */
+    private final AtomicInteger pendingUnits = new AtomicInteger();
+    private final int maxPending;
     private final AtomicInteger state = new AtomicInteger(IDLE);
     /** The unit the flusher has started to write and not finished (it did not fit in one frame); flusher only. */
     private Outgoing partial;
@@ -55,6 +63,7 @@ final class PushEndpoint implements Endpoint {
         this.engine = engine;
         this.connection = connection;
         this.maxPerFrame = engine.options().maxMessagesPerFrame();
+        this.maxPending = engine.options().maxPendingFrames();
     }
 
     @Override
@@ -94,9 +103,26 @@ final class PushEndpoint implements Endpoint {
             written.fail(new ClosedChannelException());
             return;
         }
+        if (pendingUnits.incrementAndGet() > maxPending) {
+            pendingUnits.decrementAndGet();
+            written.fail(new ClosedChannelException());
+            giveUp();
+            return;
+        }
         // Closed meanwhile? The flusher this wakes fails the unit: it checks closed before it takes anything.
         pending.add(new Outgoing(messages, written));
         wake();
+    }
+
+    /** The client does not read what it asks for: this connection is done, counted once, the transport told why. */
+    private void giveUp() {
+        if (closed) {
+            return;
+        }
+        engine.refused(Limit.PENDING_FRAMES);
+        closed();
+        connection.close("more than " + maxPending + " answers waited to be written (maxPendingFrames): read what "
+                + "the server sends");
     }
 
     @Override
@@ -156,6 +182,7 @@ final class PushEndpoint implements Endpoint {
                 if (partial == null) {
                     break;
                 }
+                pendingUnits.decrementAndGet();
             }
             List<Message> messages = partial.messages();
             int room = maxPerFrame - (frame == null ? 0 : frame.size());
@@ -192,6 +219,7 @@ final class PushEndpoint implements Endpoint {
             unit.written().fail(closedChannel);
         }
         while ((unit = pending.poll()) != null) {
+            pendingUnits.decrementAndGet();
             unit.written().fail(closedChannel);
         }
     }
