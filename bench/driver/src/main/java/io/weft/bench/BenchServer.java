@@ -5,6 +5,7 @@ import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.server.api.ServerSession;
 import io.weft.server.api.Service;
 import io.weft.transport.longpoll.LongPollingConnectors;
@@ -146,6 +147,13 @@ public final class BenchServer {
         out.put("heapUsed", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         out.put("rss", rss());
         out.put("sessions", bayeux.getSessions().size());
+        Map<String, Long> refusals = new LinkedHashMap<>();
+        bayeux.getRefusals().forEach((limit, count) -> {
+            if (count > 0) {
+                refusals.put(limit.option(), count);
+            }
+        });
+        out.put("refusals", refusals);
         out.put("emits", emits.get());
         Histogram emit = emitPublishMicros.getIntervalHistogram();
         out.put("emitPublishMaxMicros", emit.getTotalCount() == 0 ? 0 : emit.getMaxValue());
@@ -191,6 +199,10 @@ public final class BenchServer {
         BayeuxServer bayeux = BayeuxServer.create(ServerOptions.builder().timeout(20_000).maxInterval(10_000)
                 // Every benchmark client comes from this machine; the peers have no such limit either.
                 .maxSessionsPerAddress(Integer.MAX_VALUE).build());
+        if (Boolean.getBoolean("bench.ack")) {
+            // For the fault runs: clients that ask for acknowledged delivery get it.
+            bayeux.addExtension(new AcknowledgedMessagesExtension());
+        }
         BenchServer bench = new BenchServer(bayeux);
 
         QueuedThreadPool threads = new QueuedThreadPool(maxThreads);

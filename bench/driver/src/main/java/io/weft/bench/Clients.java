@@ -29,6 +29,7 @@ final class Clients implements AutoCloseable {
     private final String transport;
     private final String[] urls;
     final List<BayeuxClient> all = new ArrayList<>();
+    private boolean ack;
 
     Clients(String transport, String[] urls, int maxThreads) throws Exception {
         this.transport = transport;
@@ -56,9 +57,15 @@ final class Clients implements AutoCloseable {
         scheduler.setRemoveOnCancelPolicy(true);
     }
 
+    /** Clients made from now on ask for acknowledged delivery (the server must have the ack extension). */
+    Clients ack(boolean enabled) {
+        this.ack = enabled;
+        return this;
+    }
+
     BayeuxClient newClient(int index) {
         BayeuxClientBuilder builder = BayeuxClient.builder(urls[index % urls.length]).scheduler(scheduler)
-                .maxNetworkDelay(30_000);
+                .maxNetworkDelay(30_000).ackExtension(ack);
         return "websocket".equals(transport) ? builder.webSocket(ws).build() : builder.longPolling(http).build();
     }
 
@@ -133,6 +140,22 @@ final class Clients implements AutoCloseable {
         for (int i = 0; i < clients.size(); i++) {
             action.accept(i, clients.get(i));
         }
+    }
+
+    /**
+     * Drops every client's connections at once, without a disconnect, as if the network went away: the clients and
+     * their sessions on the server are abandoned (the server expires them).
+     */
+    void abandon() {
+        scheduler.shutdownNow();
+        for (org.eclipse.jetty.util.component.LifeCycle each : List.of(ws, http, threads)) {
+            try {
+                each.stop();
+            } catch (Exception x) {
+                System.err.println("stopping " + each + ": " + x);
+            }
+        }
+        all.clear();
     }
 
     /** Disconnects every client (bounded wait) and stops the shared machinery. */

@@ -36,7 +36,7 @@ public final class Driver {
 
     public static void main(String[] argv) throws Exception {
         if (argv.length == 0) {
-            System.err.println("usage: Driver chat|idle|emit|relay|chart --flag=value ...");
+            System.err.println("usage: Driver chat|idle|emit|relay|chart|restart|storm|slow|proxy --flag=value ...");
             System.exit(2);
         }
         Args args = new Args(argv, 1);
@@ -46,6 +46,7 @@ public final class Driver {
             case "emit" -> emit(args);
             case "relay" -> relay(args);
             case "chart" -> Charts.main(args);
+            case "restart", "storm", "slow", "proxy" -> Faults.main(argv[0], args);
             default -> throw new IllegalArgumentException("unknown command " + argv[0]);
         }
         System.exit(0);
