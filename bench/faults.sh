@@ -156,12 +156,15 @@ def slope(points):  # least squares, bytes per minute
 
 heap = [(float(r["minute"]), float(r["heap_after_gc_b"])) for r in csv.DictReader(open(sys.argv[1])) if r["heap_after_gc_b"]]
 steps = list(csv.DictReader(open(sys.argv[2])))
-settled = [p for p in heap if p[0] >= 2] or heap
+# the first point is taken before the clients come, the last after they left: neither is under load
+loaded = heap[1:-1] or heap
+settled = [p for p in loaded if p[0] >= 2] or loaded
 mb = 2 ** 20
-print("RESULT minutes=%s heap_first_mb=%.1f heap_last_mb=%.1f heap_max_mb=%.1f slope_kb_per_min=%.1f "
-      "slope_from_min2_kb_per_min=%.1f steps=%d delivered_per_s=%s..%s p99_ms_max=%s lost_pct_max=%s" % (
-          sys.argv[3], heap[0][1] / mb, heap[-1][1] / mb, max(h for _, h in heap) / mb, slope(heap) / 1024,
-          slope(settled) / 1024, len(steps),
+print("RESULT minutes=%s heap_before_mb=%.1f heap_loaded_first_mb=%.1f heap_loaded_last_mb=%.1f heap_loaded_max_mb=%.1f "
+      "heap_after_mb=%.1f slope_loaded_kb_per_min=%.1f slope_from_min2_kb_per_min=%.1f steps=%d "
+      "delivered_per_s=%s..%s p99_ms_max=%s lost_pct_max=%s" % (
+          sys.argv[3], heap[0][1] / mb, loaded[0][1] / mb, loaded[-1][1] / mb, max(h for _, h in loaded) / mb,
+          heap[-1][1] / mb, slope(loaded) / 1024, slope(settled) / 1024, len(steps),
           min((s["delivered_per_s"] for s in steps), key=float, default="-"),
           max((s["delivered_per_s"] for s in steps), key=float, default="-"),
           max((s["p99_ms"] for s in steps), key=float, default="-"),
