@@ -187,10 +187,8 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
 
     @Override
     public void onWebSocketText(String text) {
-        FrameDemand reading = demand;
-        reading.delivered();
-        if (closing.get()) {
-            afterClose(reading);
+        FrameDemand reading = arrived();
+        if (reading == null) {
             return;
         }
         try {
@@ -229,12 +227,9 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
 
     @Override
     public void onWebSocketBinary(ByteBuffer payload, Callback callback) {
-        FrameDemand reading = demand;
-        reading.delivered();
         int size = payload.remaining();
         callback.succeed();
-        if (closing.get()) {
-            afterClose(reading);
+        if (arrived() == null) {
             return;
         }
         faults.binary(remote(), size);
@@ -244,10 +239,8 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
     /** Answered here, not by Jetty, so that pongs count among the frames waiting to be written. */
     @Override
     public void onWebSocketPing(ByteBuffer payload) {
-        FrameDemand reading = demand;
-        reading.delivered();
-        if (closing.get()) {
-            afterClose(reading);
+        FrameDemand reading = arrived();
+        if (reading == null) {
             return;
         }
         try {
@@ -295,11 +288,22 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
         }
     }
 
-    /** A frame that came after we closed: dropped; once our close frame is written, reading goes on to the reply. */
-    private void afterClose(FrameDemand reading) {
+    /**
+     * Accounts for a frame that arrived. A frame that came after we closed is dropped (returns null); once our close
+     * frame is written, reading goes on to the reply.
+     *
+     * @return the demand the frame's handling continues with, or null if the frame is dropped
+     */
+    private FrameDemand arrived() {
+        FrameDemand reading = demand;
+        reading.delivered();
+        if (!closing.get()) {
+            return reading;
+        }
         if (closeWritten) {
             reading.next();
         }
+        return null;
     }
 
     /** A bug, not bad input: the operator gets the stack trace, the client a 1011 with a fixed reason. */
