@@ -1,9 +1,9 @@
 package io.weft.examples.chat;
 
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.ServerOptions;
 import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.transport.longpoll.LongPollingServlet;
+import io.weft.transport.longpoll.ServletOptions;
 import io.weft.transport.websocket.WebSocketServletMount;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
@@ -26,7 +26,8 @@ public class ChatWarListener implements ServletContextListener {
     @Override
     public void contextInitialized(ServletContextEvent event) {
         ServletContext context = event.getServletContext();
-        BayeuxServer bayeux = BayeuxServer.create(ServerOptions.defaults());
+        // the defaults, and any weft.* context-param of web.xml (weft.timeout, weft.allowedOrigins, ...)
+        BayeuxServer bayeux = BayeuxServer.create(ServletOptions.of(context));
         bayeux.addExtension(new AcknowledgedMessagesExtension());
         ChatRooms.install(bayeux);
         // the LongPollingServlet of web.xml finds the server here when it starts, after the listeners

@@ -1,5 +1,6 @@
 package io.weft.server.api;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -158,6 +159,39 @@ public record ServerOptions(
             if (!origin.equals("*") && !origin.matches("[a-zA-Z][a-zA-Z0-9+.-]*://[^/\\s]+")) {
                 throw new IllegalArgumentException("allowedOrigins: not an origin (scheme://host[:port]) or '*': " + origin);
             }
+        }
+    }
+
+    private static long parseLong(String name, String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException x) {
+            throw new IllegalArgumentException(name + " must be a whole number, was '" + text + "'");
+        }
+    }
+
+    private static int parseInt(String name, String text) {
+        long value = parseLong(name, text);
+        if (value != (int) value) {
+            throw new IllegalArgumentException(name + " must be at most " + Integer.MAX_VALUE + ", was " + text);
+        }
+        return (int) value;
+    }
+
+    private static boolean parseBoolean(String name, String text) {
+        return switch (text) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false, was '" + text + "'");
+        };
+    }
+
+    private static OverflowPolicy parsePolicy(String text) {
+        try {
+            return OverflowPolicy.valueOf(text);
+        } catch (IllegalArgumentException x) {
+            throw new IllegalArgumentException("queueOverflow must be one of "
+                    + Arrays.toString(OverflowPolicy.values()) + ", was '" + text + "'");
         }
     }
 
@@ -402,6 +436,62 @@ public record ServerOptions(
 
         public Builder maxPendingFrames(int frames) {
             this.maxPendingFrames = frames;
+            return this;
+        }
+
+        /**
+         * Sets one option from text, by its name, as configuration files and Servlet init-parameters give it: numbers
+         * in decimal, booleans as {@code true} or {@code false}, {@code queueOverflow} as the policy's name,
+         * {@code allowedOrigins} comma-separated, and the browser cookie's parts as {@code browserCookie.name},
+         * {@code browserCookie.path}, {@code browserCookie.secure} and {@code browserCookie.sameSite}.
+         *
+         * @throws IllegalArgumentException naming the option, if there is no option of that name or the value is not
+         *     one it takes (values in range are checked by {@link #build()})
+         */
+        public Builder set(String name, String value) {
+            Objects.requireNonNull(name, "name");
+            String text = Objects.requireNonNull(value, "value").strip();
+            switch (name) {
+                case "timeout" -> timeout(parseLong(name, text));
+                case "interval" -> interval(parseLong(name, text));
+                case "maxInterval" -> maxInterval(parseLong(name, text));
+                case "maxQueue" -> maxQueue(parseInt(name, text));
+                case "queueOverflow" -> queueOverflow(parsePolicy(text));
+                case "maxMessageSize" -> maxMessageSize(parseInt(name, text));
+                case "maxMessagesPerFrame" -> maxMessagesPerFrame(parseInt(name, text));
+                case "sweepPeriod" -> sweepPeriod(parseLong(name, text));
+                case "broadcastToPublisher" -> broadcastToPublisher(parseBoolean(name, text));
+                case "metaConnectDeliveryOnly" -> metaConnectDeliveryOnly(parseBoolean(name, text));
+                case "multiSessionInterval" -> multiSessionInterval(parseLong(name, text));
+                case "maxSessionsPerBrowser" -> maxSessionsPerBrowser(parseInt(name, text));
+                case "browserCookie.name" -> browserCookie(new BrowserCookie(text, browserCookie.path(),
+                        browserCookie.secure(), browserCookie.sameSite()));
+                case "browserCookie.path" -> browserCookie(new BrowserCookie(browserCookie.name(), text,
+                        browserCookie.secure(), browserCookie.sameSite()));
+                case "browserCookie.secure" -> browserCookie(new BrowserCookie(browserCookie.name(),
+                        browserCookie.path(), parseBoolean(name, text), browserCookie.sameSite()));
+                case "browserCookie.sameSite" -> browserCookie(new BrowserCookie(browserCookie.name(),
+                        browserCookie.path(), browserCookie.secure(), text));
+                case "trustClientId" -> trustClientId(parseBoolean(name, text));
+                case "allowedOrigins" -> allowedOrigins(text.isEmpty() ? List.of()
+                        : Arrays.stream(text.split(",")).map(String::strip).filter(o -> !o.isEmpty()).toList());
+                case "webSocketDeflate" -> webSocketDeflate(parseBoolean(name, text));
+                case "requireHandshakePerConnection" -> requireHandshakePerConnection(parseBoolean(name, text));
+                case "maxLazyTimeout" -> maxLazyTimeout(parseLong(name, text));
+                case "maxUnacknowledged" -> maxUnacknowledged(parseInt(name, text));
+                case "maxChannelLength" -> maxChannelLength(parseInt(name, text));
+                case "maxChannelDepth" -> maxChannelDepth(parseInt(name, text));
+                case "maxChannels" -> maxChannels(parseInt(name, text));
+                case "clientRootWildcards" -> clientRootWildcards(parseBoolean(name, text));
+                case "maxSessions" -> maxSessions(parseInt(name, text));
+                case "maxSessionsPerAddress" -> maxSessionsPerAddress(parseInt(name, text));
+                case "maxLiveSessionsPerBrowser" -> maxLiveSessionsPerBrowser(parseInt(name, text));
+                case "maxSubscriptionsPerSession" -> maxSubscriptionsPerSession(parseInt(name, text));
+                case "maxMessagesPerBatch" -> maxMessagesPerBatch(parseInt(name, text));
+                case "maxJsonDepth" -> maxJsonDepth(parseInt(name, text));
+                case "maxPendingFrames" -> maxPendingFrames(parseInt(name, text));
+                default -> throw new IllegalArgumentException("no server option named '" + name + "'");
+            }
             return this;
         }
 

@@ -2,10 +2,13 @@ package io.weft.server.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.RecordComponent;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class ServerOptionsTest {
@@ -63,5 +66,50 @@ class ServerOptionsTest {
         assertFalse(some.isOriginAllowed(null));
         assertTrue(ServerOptions.builder().allowedOrigins(List.of("*")).build().isOriginAllowed("http://x"));
         assertFalse(ServerOptions.defaults().isOriginAllowed("http://x"));
+    }
+
+    /** Every option can be set by name from text, as web.xml gives it: each component of the record, none forgotten. */
+    @Test
+    void everyOptionCanBeSetByNameFromText() throws Exception {
+        ServerOptions custom = ServerOptions.builder().timeout(5).interval(6).maxInterval(7).maxQueue(8)
+                .queueOverflow(ServerOptions.OverflowPolicy.DISCONNECT).maxMessageSize(2048).maxMessagesPerFrame(3)
+                .sweepPeriod(9).broadcastToPublisher(false).metaConnectDeliveryOnly(true).multiSessionInterval(11)
+                .maxSessionsPerBrowser(2).browserCookie(new ServerOptions.BrowserCookie("C", "/x", true, "None"))
+                .trustClientId(true).allowedOrigins(List.of("https://a.example:8443", "http://b.example"))
+                .webSocketDeflate(false).requireHandshakePerConnection(true).maxLazyTimeout(12).maxUnacknowledged(13)
+                .maxChannelLength(14).maxChannelDepth(15).maxChannels(16).clientRootWildcards(true).maxSessions(17)
+                .maxSessionsPerAddress(18).maxLiveSessionsPerBrowser(19).maxSubscriptionsPerSession(20)
+                .maxMessagesPerBatch(21).maxJsonDepth(22).maxPendingFrames(23).build();
+        ServerOptions.Builder byName = ServerOptions.builder();
+        for (RecordComponent component : ServerOptions.class.getRecordComponents()) {
+            Object value = component.getAccessor().invoke(custom);
+            assertNotEquals(value, component.getAccessor().invoke(ServerOptions.defaults()), component.getName()
+                    + ": the custom options must differ from the defaults everywhere, or this test proves nothing");
+            String name = component.getName();
+            if (value instanceof ServerOptions.BrowserCookie cookie) {
+                byName.set(name + ".name", cookie.name()).set(name + ".path", cookie.path())
+                        .set(name + ".secure", String.valueOf(cookie.secure()))
+                        .set(name + ".sameSite", cookie.sameSite());
+            } else if (value instanceof List<?> list) {
+                byName.set(name, list.stream().map(String::valueOf).collect(Collectors.joining(", ")));
+            } else {
+                byName.set(name, " " + value + " ");
+            }
+        }
+        assertEquals(custom, byName.build());
+        assertEquals(List.of(), ServerOptions.builder().allowedOrigins(List.of("*")).set("allowedOrigins", "").build()
+                .allowedOrigins());
+    }
+
+    @Test
+    void settingByNameRefusesUnknownNamesAndBadValuesNamingThem() {
+        assertMessage("timeoutt", () -> ServerOptions.builder().set("timeoutt", "1"));
+        assertMessage("timeout", () -> ServerOptions.builder().set("timeout", "20s"));
+        assertMessage("maxQueue", () -> ServerOptions.builder().set("maxQueue", "3000000000"));
+        assertMessage("webSocketDeflate", () -> ServerOptions.builder().set("webSocketDeflate", "yes"));
+        assertMessage("DROP_OLDEST", () -> ServerOptions.builder().set("queueOverflow", "drop"));
+        assertMessage("sameSite", () -> ServerOptions.builder().set("browserCookie.sameSite", "Sometimes"));
+        assertMessage("maxSessions", () -> ServerOptions.builder().set("maxSessions", "0").build());
+        assertMessage("allowedOrigins", () -> ServerOptions.builder().set("allowedOrigins", "example.com").build());
     }
 }

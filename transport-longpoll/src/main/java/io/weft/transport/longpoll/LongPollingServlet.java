@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Collections;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -20,8 +21,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The {@link BayeuxServer} is the one given to the constructor; otherwise the one found in the servlet context
  * attribute {@link #BAYEUX_SERVER_ATTRIBUTE} (put there by the application, typically from a
- * {@code ServletContextListener}); otherwise the servlet creates one with {@link ServerOptions#defaults()}, publishes it
- * under that attribute for the application to use, and closes it when the servlet is destroyed.
+ * {@code ServletContextListener}); otherwise the servlet creates one, with the options its init-parameters and the
+ * {@code weft.*} context parameters name ({@link ServletOptions}; an unknown name or a bad value fails start-up),
+ * publishes it under that attribute for the application to use, and closes it when the servlet is destroyed.
+ * Init-parameters on a servlet that serves an application's server fail start-up: they could not apply.
  *
  * <p>The container calls {@link #service} on its threads; it never blocks: reads and writes are non-blocking and a
  * held {@code /meta/connect} keeps no thread. The Servlet API gives no control over the connection's idle timeout;
@@ -68,10 +71,21 @@ public final class LongPollingServlet extends HttpServlet {
             } else if (found != null) {
                 throw new ServletException(BAYEUX_SERVER_ATTRIBUTE + " is not a BayeuxServer: " + found.getClass());
             } else {
-                server = BayeuxServer.create(ServerOptions.defaults());
+                try {
+                    server = BayeuxServer.create(ServletOptions.of(getServletConfig()));
+                } catch (IllegalArgumentException x) {
+                    throw new ServletException(x.getMessage(), x);
+                }
                 owned = true;
                 context.setAttribute(BAYEUX_SERVER_ATTRIBUTE, server);
             }
+        }
+        if (!owned && getInitParameterNames().hasMoreElements()) {
+            // Options the servlet cannot apply: failing says so, where ignoring them would not.
+            throw new ServletException("servlet " + getServletName() + " has init-params ("
+                    + String.join(", ", Collections.list(getInitParameterNames()))
+                    + ") but serves a BayeuxServer the application created: set its options where it is created"
+                    + " (ServletOptions.of(context) reads the weft.* context-params)");
         }
         transport = new PollingTransport(server.engine(), bodyMillis, graceMillis);
         try {

@@ -21,6 +21,9 @@ import org.eclipse.jetty.http.HttpMethod;
  */
 final class Browser {
     static final String COOKIE = "BAYEUX_BROWSER";
+    /** A long-polling client's handshake batch. */
+    static final String HANDSHAKE = "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+            + "\"supportedConnectionTypes\":[\"long-polling\"]}]";
 
     private final HttpClient client;
     private final URI uri;

@@ -22,8 +22,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** What a parked poll does to its connection and to the server's threads. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ConnectionTest {
-    private static final String HANDSHAKE = "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
-            + "\"supportedConnectionTypes\":[\"long-polling\"]}]";
     @RegisterExtension
     static final SharedHttpClient HTTP = new SharedHttpClient();
     private PollingServer server;
@@ -55,7 +53,7 @@ class ConnectionTest {
     void requestPipelinedBehindAParkedPollIsServedAfterIt(Mount mount) throws Exception {
         server = PollingServer.start(mount, ServerOptions.builder().timeout(2500).build());
         try (RawHttp connection = new RawHttp(server.uri())) {
-            connection.post(HANDSHAKE, null);
+            connection.post(Browser.HANDSHAKE, null);
             String[] handshake = connection.read();
             String cookie = cookie(handshake[1]);
             String clientId = (String) Json.array(handshake[2]).get(0).get("clientId");
@@ -66,7 +64,7 @@ class ConnectionTest {
             connection.post(connect, cookie);
             Conditions.await("the connect is parked", 5, () -> server.waitingRequests() == 1);
             // Jetty does not read while the connect is parked: this one waits in the socket for the watch to find.
-            connection.post(HANDSHAKE, cookie);
+            connection.post(Browser.HANDSHAKE, cookie);
 
             String[] first = connection.read();
             String[] second = connection.read();
@@ -96,7 +94,7 @@ class ConnectionTest {
         Browser browser = new Browser(HTTP.client(), server.uri());
         String padding = "x".repeat(6000);
 
-        Reply reply = browser.send(browser.post(HANDSHAKE).headers(h -> h.put("X-Padding", padding)));
+        Reply reply = browser.send(browser.post(Browser.HANDSHAKE).headers(h -> h.put("X-Padding", padding)));
 
         assertEquals(true, reply.message().get("successful"));
     }

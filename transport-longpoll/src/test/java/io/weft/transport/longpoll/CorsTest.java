@@ -20,8 +20,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class CorsTest {
     private static final String APP = "https://app.example";
-    private static final String HANDSHAKE = "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
-            + "\"supportedConnectionTypes\":[\"long-polling\"]}]";
     @RegisterExtension
     static final SharedHttpClient HTTP = new SharedHttpClient();
     private PollingServer server;
@@ -65,7 +63,7 @@ class CorsTest {
     void requestFromAnAllowedOriginCarriesCorsHeadersAndTheCookie(Mount mount) throws Exception {
         Browser browser = start(mount, List.of(APP));
 
-        Reply reply = browser.send(browser.post(HANDSHAKE).headers(h -> h.put("Origin", APP)));
+        Reply reply = browser.send(browser.post(Browser.HANDSHAKE).headers(h -> h.put("Origin", APP)));
 
         assertEquals(true, reply.message().get("successful"));
         assertEquals(APP, reply.headers().get("Access-Control-Allow-Origin"));
@@ -79,8 +77,9 @@ class CorsTest {
         Browser browser = start(mount, List.of("*", APP));
 
         Reply reply = browser.send(preflight(browser, "http://elsewhere.example:8080"));
-        Reply post = browser.send(browser.post(HANDSHAKE).headers(h -> h.put("Origin", "http://elsewhere.example")));
-        Reply listed = browser.send(browser.post(HANDSHAKE).headers(h -> h.put("Origin", APP)));
+        Reply post = browser.send(browser.post(Browser.HANDSHAKE)
+                .headers(h -> h.put("Origin", "http://elsewhere.example")));
+        Reply listed = browser.send(browser.post(Browser.HANDSHAKE).headers(h -> h.put("Origin", APP)));
 
         assertEquals(200, reply.status());
         assertEquals("http://elsewhere.example:8080", reply.headers().get("Access-Control-Allow-Origin"));
@@ -96,7 +95,8 @@ class CorsTest {
         Browser browser = start(mount, List.of(APP));
 
         Reply preflight = browser.send(preflight(browser, "https://evil.example"));
-        Reply post = browser.send(browser.post(HANDSHAKE).headers(h -> h.put("Origin", "https://evil.example")));
+        Reply post = browser.send(browser.post(Browser.HANDSHAKE)
+                .headers(h -> h.put("Origin", "https://evil.example")));
 
         assertEquals(403, preflight.status());
         assertNull(preflight.headers().get("Access-Control-Allow-Origin"));
@@ -110,7 +110,7 @@ class CorsTest {
     void sameOriginRequestsNeedNoConfiguration(Mount mount) throws Exception {
         Browser browser = start(mount, List.of());
 
-        Reply reply = browser.send(browser.post(HANDSHAKE).headers(h -> h.put("Origin", server.origin())));
+        Reply reply = browser.send(browser.post(Browser.HANDSHAKE).headers(h -> h.put("Origin", server.origin())));
 
         assertEquals(true, reply.message().get("successful"));
         assertNull(reply.headers().get("Access-Control-Allow-Origin"));

@@ -29,8 +29,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class HttpHardeningTest {
-    private static final String HANDSHAKE = "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
-            + "\"supportedConnectionTypes\":[\"long-polling\"]}]";
     @RegisterExtension
     static final SharedHttpClient HTTP = new SharedHttpClient();
     private PollingServer server;
@@ -136,11 +134,11 @@ class HttpHardeningTest {
         server = PollingServer.start(mount, ServerOptions.builder().maxSessionsPerAddress(2).build());
         for (int i = 0; i < 2; i++) {
             Browser browser = new Browser(HTTP.client(), server.uri());
-            assertEquals(true, browser.send(browser.post(HANDSHAKE)).message().get("successful"));
+            assertEquals(true, browser.send(browser.post(Browser.HANDSHAKE)).message().get("successful"));
         }
         Browser third = new Browser(HTTP.client(), server.uri());
         assertEquals("429:maxSessionsPerAddress:limit_exceeded",
-                third.send(third.post(HANDSHAKE)).message().get("error"));
+                third.send(third.post(Browser.HANDSHAKE)).message().get("error"));
     }
 
     @Test
