@@ -2,7 +2,7 @@
 //
 //   import {BayeuxClient} from './weft.js';
 //   const client = new BayeuxClient('/cometd');
-//   await client.handshake();
+//   await client.handshake();                       // or handshake({ext: {token}}) for the server's policy
 //   await client.subscribe('/chat/lobby', message => console.log(message.data));
 //   await client.publish('/chat/lobby', {text: 'hello'});
 //
@@ -244,6 +244,7 @@ export class BayeuxClient {
     #backoff = 0;
     #timer = null;
     #handshakes = 0;
+    #handshakeExt = null;
     #firstConnect = true;
     #ackEnabled = false;
     #lastAck = 0;
@@ -316,8 +317,17 @@ export class BayeuxClient {
     /**
      * Handshakes and starts the connect loop. Resolves with the first successful handshake reply; rejects if the
      * server refuses with advice `reconnect: none`. Failures the client can retry (the network) are retried.
+     *
+     * `fields.ext`, if given, goes in the handshake's `ext` (a token for the server's security policy:
+     * `client.handshake({ext: {token}})`), and in every handshake this client makes again after it.
      */
-    handshake() {
+    handshake(fields = {}) {
+        if (fields.ext !== undefined) {
+            if (fields.ext === null || typeof fields.ext !== 'object' || Array.isArray(fields.ext)) {
+                throw new TypeError('handshake ext must be an object');
+            }
+            this.#handshakeExt = {...fields.ext};
+        }
         if (this.#state === 'disconnected') {
             this.#transport = null;
             this.#startHandshake();
@@ -424,8 +434,11 @@ export class BayeuxClient {
             supportedConnectionTypes: this.#transports.map(t => t.name),
             advice: {timeout: 60000, interval: 0},
         };
-        if (this.#options.ack) {
-            message.ext = {ack: true};
+        if (this.#handshakeExt || this.#options.ack) {
+            message.ext = {...this.#handshakeExt};
+            if (this.#options.ack) {
+                message.ext.ack = true;
+            }
         }
         const transport = this.#transport;
         this.#request(transport, message, this.#options.maxNetworkDelay)

@@ -235,7 +235,7 @@ class ChatInBrowserTest {
         Files.write(folder.resolve(name), png);
     }
 
-    private static ContextHandler files(String path, Resource base) {
+    static ContextHandler files(String path, Resource base) {
         ResourceHandler files = new ResourceHandler();
         files.setBaseResource(base);
         files.setDirAllowed(false);

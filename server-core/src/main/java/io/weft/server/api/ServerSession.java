@@ -21,6 +21,13 @@ public interface ServerSession {
     /** Whether this is the server side of a {@link LocalSession}. */
     boolean isLocal();
 
+    /**
+     * What the HTTP request that created this session carried (the handshake's request, or over websocket the
+     * upgrade request of the socket that carried the handshake): headers, cookies, the client's address, the
+     * authenticated user, the HTTP session. Null for a {@link LocalSession} and for transports without HTTP.
+     */
+    ClientRequest getRequest();
+
     /** The connection type of the latest {@code /meta/connect} ({@code websocket}, {@code long-polling}, …), or null. */
     String getConnectionType();
 

@@ -1,5 +1,6 @@
 package io.weft.server.spi;
 
+import io.weft.server.api.ClientRequest;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import java.net.InetAddress;
@@ -31,10 +32,30 @@ public interface Connection {
     String browserId();
 
     /**
+     * A browser id this connection's transport set on its own response because the request carried none (a
+     * WebSocket's upgrade response), when {@link #browserId()} does not claim it: the connection may also act for a
+     * session bound to that id, since the client can only have it from this connection. Null by default.
+     * Example: a client opens its socket without a cookie, is given one with the upgrade, handshakes over HTTP with
+     * that cookie (binding its session to it), then connects over the socket.
+     */
+    default String issuedBrowserId() {
+        return null;
+    }
+
+    /**
      * The address of the client at the other end, or null when there is none (an in-JVM connection). Sessions are
      * counted per address ({@link io.weft.server.api.ServerOptions#maxSessionsPerAddress()}).
      */
     default InetAddress remoteAddress() {
+        return null;
+    }
+
+    /**
+     * What the HTTP request behind this connection carried (a one-shot connection's request, a WebSocket's upgrade
+     * request), copied while it was live ({@link RequestSnapshot}); a session handshaken here keeps it
+     * ({@link io.weft.server.api.ServerSession#getRequest()}). Null when there is none (an in-JVM connection).
+     */
+    default ClientRequest request() {
         return null;
     }
 

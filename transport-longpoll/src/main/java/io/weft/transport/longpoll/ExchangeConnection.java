@@ -1,5 +1,6 @@
 package io.weft.transport.longpoll;
 
+import io.weft.server.api.ClientRequest;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.spi.Codec;
@@ -67,6 +68,12 @@ final class ExchangeConnection implements Connection {
     @Override
     public InetAddress remoteAddress() {
         return exchange.remoteAddress();
+    }
+
+    /** Copied when asked (only a handshake asks), while the engine handles the request. */
+    @Override
+    public ClientRequest request() {
+        return exchange.snapshot();
     }
 
     @Override

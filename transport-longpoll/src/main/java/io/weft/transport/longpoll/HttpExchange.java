@@ -1,5 +1,6 @@
 package io.weft.transport.longpoll;
 
+import io.weft.server.api.ClientRequest;
 import io.weft.server.api.Promise;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -30,8 +31,17 @@ interface HttpExchange {
     /** {@code scheme://host[:port]} of this request as the server sees it, the default port left out. */
     String serverOrigin();
 
+    /**
+     * Whether the client reached the server over HTTPS: the connection's own TLS, or the scheme a trusted proxy
+     * forwarded (where the container is told to trust it).
+     */
+    boolean isSecure();
+
     /** The address of the client (the peer of the connection), or null if unknown. */
     InetAddress remoteAddress();
+
+    /** A copy of what the request carried, for the session a handshake creates; while the request is live. */
+    ClientRequest snapshot();
 
     /** The declared body length ({@code Content-Length}), or -1 if unknown. */
     long contentLength();

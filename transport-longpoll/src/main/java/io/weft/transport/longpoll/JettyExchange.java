@@ -1,6 +1,9 @@
 package io.weft.transport.longpoll;
 
+import io.weft.server.api.ClientRequest;
 import io.weft.server.api.Promise;
+import io.weft.server.spi.Addresses;
+import io.weft.server.spi.RequestSnapshot;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -10,10 +13,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Session;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.NanoTime;
 import org.eclipse.jetty.util.thread.Invocable;
@@ -74,9 +79,33 @@ final class JettyExchange implements HttpExchange {
     }
 
     @Override
+    public boolean isSecure() {
+        return request.isSecure();
+    }
+
+    @Override
     public InetAddress remoteAddress() {
-        return request.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress address
-                ? address.getAddress() : null;
+        return Addresses.of(request.getConnectionMetaData().getRemoteSocketAddress());
+    }
+
+    @Override
+    public ClientRequest snapshot() {
+        RequestSnapshot.Builder copy = RequestSnapshot.builder();
+        for (HttpField field : request.getHeaders()) {
+            copy.header(field.getName(), field.getValue());
+        }
+        if (request.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress address) {
+            copy.remoteAddress(address);
+        }
+        Request.AuthenticationState authentication = Request.getAuthenticationState(request);
+        if (authentication != null) {
+            copy.userPrincipal(authentication.getUserPrincipal());
+        }
+        Session session = request.getSession(false);
+        if (session != null) {
+            copy.httpSession(session.getId(), name -> session.isValid() ? session.getAttribute(name) : null);
+        }
+        return copy.secure(request.isSecure()).build();
     }
 
     @Override

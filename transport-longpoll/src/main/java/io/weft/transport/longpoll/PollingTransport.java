@@ -4,6 +4,7 @@ import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.spi.BrowserCookies;
 import io.weft.server.spi.Engine;
 import io.weft.server.spi.Inbound;
 import io.weft.server.spi.MessageDecodeException;
@@ -48,7 +49,7 @@ final class PollingTransport {
 
     private final Engine engine;
     private final ServerOptions options;
-    private final BrowserIds browserIds;
+    private final BrowserCookies browserCookies;
     private final Cors cors;
     private final long bodyMillis;
     private final long graceMillis;
@@ -66,7 +67,7 @@ final class PollingTransport {
         this.bodyMillis = bodyMillis;
         this.graceMillis = graceMillis;
         this.options = engine.options();
-        this.browserIds = new BrowserIds(options.browserCookie());
+        this.browserCookies = new BrowserCookies(options.browserCookie());
         this.cors = new Cors(options);
         engine.addConnectionType(LONG_POLLING);
         engine.addConnectionType(CALLBACK_POLLING);
@@ -228,10 +229,10 @@ final class PollingTransport {
                     + " characters of [A-Za-z0-9._-]");
             return;
         }
-        String browserId = browserIds.find(exchange.headers("Cookie"));
+        String browserId = browserCookies.read(exchange.headers("Cookie"));
         if (browserId == null) {
-            browserId = browserIds.create();
-            exchange.addHeader("Set-Cookie", browserIds.setCookie(browserId));
+            browserId = browserCookies.newValue();
+            exchange.addHeader("Set-Cookie", browserCookies.setCookieHeader(browserId, exchange.isSecure()));
         }
         if (callback != null) {
             exchange.addHeader("X-Content-Type-Options", "nosniff");

@@ -1,6 +1,9 @@
 package io.weft.transport.longpoll;
 
+import io.weft.server.api.ClientRequest;
 import io.weft.server.api.Promise;
+import io.weft.server.spi.Addresses;
+import io.weft.server.spi.RequestSnapshot;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -10,9 +13,10 @@ import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Collections;
 import java.util.List;
@@ -93,21 +97,39 @@ final class ServletExchange implements HttpExchange {
     }
 
     @Override
-    public InetAddress remoteAddress() {
-        return literal(request.getRemoteAddr());
+    public boolean isSecure() {
+        return request.isSecure();
     }
 
-    /** An IP literal as an address, without a name lookup; null for anything else. */
-    static InetAddress literal(String address) {
-        if (address == null || address.isEmpty() || !address.chars().allMatch(c -> Character.digit(c, 16) >= 0
-                || c == '.' || c == ':' || c == '[' || c == ']' || c == '%')) {
-            return null;
+    @Override
+    public InetAddress remoteAddress() {
+        return Addresses.literal(request.getRemoteAddr());
+    }
+
+    @Override
+    public ClientRequest snapshot() {
+        RequestSnapshot.Builder copy = RequestSnapshot.builder();
+        for (String name : Collections.list(request.getHeaderNames())) {
+            for (String value : Collections.list(request.getHeaders(name))) {
+                copy.header(name, value);
+            }
         }
-        try {
-            return InetAddress.getByName(address);
-        } catch (UnknownHostException x) {
-            return null;
+        InetAddress address = remoteAddress();
+        if (address != null) {
+            copy.remoteAddress(new InetSocketAddress(address, request.getRemotePort()));
         }
+        copy.userPrincipal(request.getUserPrincipal());
+        HttpSession session = request.getSession(false);
+        if (session != null) {
+            copy.httpSession(session.getId(), name -> {
+                try {
+                    return session.getAttribute(name);
+                } catch (IllegalStateException ended) {
+                    return null;
+                }
+            });
+        }
+        return copy.secure(request.isSecure()).build();
     }
 
     @Override

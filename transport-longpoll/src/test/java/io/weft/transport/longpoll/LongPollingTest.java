@@ -82,7 +82,7 @@ class LongPollingTest {
 
         String setCookie = handshake.headers().get(HttpHeader.SET_COOKIE);
         assertNotNull(setCookie, "Set-Cookie on the handshake");
-        assertTrue(setCookie.matches("WEFT_B=[A-Za-z0-9_-]{24}; Path=/cometd; HttpOnly; SameSite=Strict; Secure"),
+        assertTrue(setCookie.matches("WEFT_B=[A-Za-z0-9_-]{24}; Path=/cometd; HttpOnly; Secure; SameSite=Strict"),
                 setCookie);
     }
 
@@ -179,6 +179,28 @@ class LongPollingTest {
         assertEquals("402::session_unknown", refused.get("error"));
         assertEquals("handshake", ((Map<?, ?>) refused.get("advice")).get("reconnect"));
         assertEquals(true, victim.connectNow().message().get("successful"), "the victim's session is intact");
+    }
+
+    /** What docs/protocol.md says: over HTTP the handshake binds the cookie it sets; trustClientId lifts that. */
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void anHttpClientThatDropsTheCookieItWasGivenIsRefusedUnlessClientIdsAreTrusted(Mount mount) throws Exception {
+        for (boolean trust : new boolean[] {false, true}) {
+            BayeuxConversation client = start(mount, ServerOptions.builder().trustClientId(trust).build());
+            client.handshake();
+            Browser cookieless = new Browser(HTTP.client(), server.uri());
+            Reply reply = cookieless.send(cookieless.post("[{\"channel\":\"/meta/connect\","
+                    + "\"connectionType\":\"long-polling\",\"clientId\":\"" + client.clientId()
+                    + "\",\"advice\":{\"timeout\":0}}]"));
+            Map<String, Object> answer = reply.message();
+            if (trust) {
+                assertEquals(true, answer.get("successful"), answer.toString());
+            } else {
+                assertEquals("402::session_unknown", answer.get("error"), answer.toString());
+            }
+            server.close();
+            server = null;
+        }
     }
 
     @ParameterizedTest

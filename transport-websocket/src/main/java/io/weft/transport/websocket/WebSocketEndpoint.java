@@ -1,8 +1,10 @@
 package io.weft.transport.websocket;
 
+import io.weft.server.api.ClientRequest;
 import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
+import io.weft.server.spi.Addresses;
 import io.weft.server.spi.Connection;
 import io.weft.server.spi.Inbound;
 import io.weft.server.spi.MessageDecodeException;
@@ -55,6 +57,7 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
 
     private final WebSocketTransport transport;
     private final String browserId;
+    private final String issuedBrowserId;
     private final OwnSessions ownSessions;
     private final PeerFaults faults;
     private final int maxPendingFrames;
@@ -69,10 +72,13 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
     /** Kept for log lines: Jetty no longer knows it once the socket has closed. */
     private volatile SocketAddress remote;
     private volatile Inbound inbound;
+    /** What the upgrade request carried; set before the socket opens. */
+    private volatile ClientRequest request;
 
-    WebSocketEndpoint(WebSocketTransport transport, String browserId) {
+    WebSocketEndpoint(WebSocketTransport transport, String browserId, String issuedBrowserId) {
         this.transport = transport;
         this.browserId = browserId;
+        this.issuedBrowserId = issuedBrowserId;
         this.ownSessions = transport.options().requireHandshakePerConnection() ? new OwnSessions() : null;
         this.faults = transport.faults();
         this.maxPendingFrames = transport.options().maxPendingFrames();
@@ -96,10 +102,28 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
         return browserId;
     }
 
+    @Override
+    public ClientRequest request() {
+        return request;
+    }
+
+    void request(ClientRequest upgrade) {
+        this.request = upgrade;
+    }
+
+    /** The browser cookie the upgrade response set, when the request carried none. */
+    @Override
+    public String issuedBrowserId() {
+        return issuedBrowserId;
+    }
+
     /** The client's address, or null before the socket opened. */
     @Override
     public InetAddress remoteAddress() {
-        return remote instanceof InetSocketAddress inet ? inet.getAddress() : null;
+        // the upgrade request's address: behind a trusted proxy, the forwarded one
+        ClientRequest upgrade = request;
+        InetSocketAddress address = upgrade == null ? null : upgrade.getRemoteAddress();
+        return address != null ? Addresses.of(address) : Addresses.of(remote);
     }
 
     @Override

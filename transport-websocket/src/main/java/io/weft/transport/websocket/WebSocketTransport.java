@@ -1,17 +1,23 @@
 package io.weft.transport.websocket;
 
 import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ClientRequest;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.spi.BrowserCookies;
 import io.weft.server.spi.Engine;
+import io.weft.server.spi.RequestSnapshot;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.Session;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.websocket.api.WebSocketContainer;
@@ -128,8 +134,10 @@ public final class WebSocketTransport {
         if (!options.webSocketDeflate()) {
             response.setExtensions(withoutDeflate(response.getExtensions()));
         }
-        return accept(request.getHeaders().getValuesList(HttpHeader.COOKIE),
+        WebSocketEndpoint endpoint = accept(request.getHeaders().getValuesList(HttpHeader.COOKIE), request.isSecure(),
                 header -> response.getHeaders().add(HttpHeader.SET_COOKIE, header));
+        endpoint.request(snapshot(request));
+        return endpoint;
     }
 
     private static FrameHandler frameHandler(JettyWebSocketFrameHandlerFactory handlers, Object endpoint,
@@ -151,14 +159,45 @@ public final class WebSocketTransport {
      * The endpoint for one accepted upgrade. The browser id given to the engine is the cookie the request carried, or
      * null; when it carried none, a fresh cookie is set on the response for the browser's later requests, but the
      * endpoint does not claim it: a client that never sends cookies back would otherwise bind its session to a value
-     * it can never present again, and be refused when it reconnects.
+     * it can never present again, and be refused when it reconnects. The socket is still entitled to the id it set
+     * ({@link WebSocketEndpoint#issuedBrowserId()}): a client that opens its socket first and then handshakes over
+     * HTTP with that cookie (the Faye client does) binds its session to it, and may then use it on this socket.
      */
-    WebSocketEndpoint accept(List<String> cookieHeaders, Consumer<String> setCookieHeader) {
+    WebSocketEndpoint accept(List<String> cookieHeaders, boolean secure, Consumer<String> setCookieHeader) {
         String browserId = cookies.read(cookieHeaders);
+        String issued = null;
         if (browserId == null) {
-            setCookieHeader.accept(cookies.setCookieHeader(cookies.newValue()));
+            issued = cookies.newValue();
+            setCookieHeader.accept(cookies.setCookieHeader(issued, secure));
         }
-        return new WebSocketEndpoint(this, browserId);
+        return new WebSocketEndpoint(this, browserId, issued);
+    }
+
+    /**
+     * What the upgrade request carried, for the sessions handshaken on its socket, kept as long as the socket: every
+     * header but those of the WebSocket handshake itself, which mean nothing once the socket is open.
+     */
+    private static ClientRequest snapshot(Request request) {
+        RequestSnapshot.Builder copy = RequestSnapshot.builder();
+        for (HttpField field : request.getHeaders()) {
+            HttpHeader header = field.getHeader();
+            if (header != HttpHeader.UPGRADE && header != HttpHeader.CONNECTION && header != HttpHeader.SEC_WEBSOCKET_KEY
+                    && header != HttpHeader.SEC_WEBSOCKET_VERSION && header != HttpHeader.SEC_WEBSOCKET_EXTENSIONS) {
+                copy.header(field.getName(), field.getValue());
+            }
+        }
+        if (request.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress address) {
+            copy.remoteAddress(address);
+        }
+        Request.AuthenticationState authentication = Request.getAuthenticationState(request);
+        if (authentication != null) {
+            copy.userPrincipal(authentication.getUserPrincipal());
+        }
+        Session session = request.getSession(false);
+        if (session != null) {
+            copy.httpSession(session.getId(), name -> session.isValid() ? session.getAttribute(name) : null);
+        }
+        return copy.secure(request.isSecure()).build();
     }
 
     /** This server's own origin as a browser names it in {@code Origin}: {@code http://host[:port]}. */

@@ -1,8 +1,11 @@
 package io.weft.transport.websocket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.server.api.ClientRequest;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -156,4 +159,44 @@ class BrowserBindingTest {
             owner.awaitDelivery("/private", "still mine");
         }
     }
+
+    /**
+     * The Faye client's order: it opens its socket before it handshakes over HTTP, so the upgrade carries no cookie and
+     * the handshake carries the one the upgrade response set. The socket is entitled to the id it set; another
+     * cookieless socket is not.
+     */
+    @Test
+    void aSocketMayActForTheSessionBoundToTheCookieItsOwnUpgradeSet() throws Exception {
+        try (RawSocket socketFirst = socket(null);
+                ScriptedClient stranger = new ScriptedClient(socket(null))) {
+            String cookie = "BAYEUX_BROWSER=" + cookieValue(socketFirst.setCookies());
+            String clientId;
+            try (ScriptedClient polling = new ScriptedClient(new HttpWire(clients.http(), server.httpUri(), cookie))) {
+                polling.handshake();
+                clientId = polling.clientId();
+            }
+            ScriptedClient onSocket = new ScriptedClient(socketFirst).resume(clientId);
+            Map<String, Object> connected = onSocket.connect();
+            assertEquals(true, connected.get("successful"), connected.toString());
+            assertEquals(true, onSocket.subscribe("/faye/order").get("successful"));
+            assertEquals("402::session_unknown", stranger.resume(clientId).connect().get("error"));
+        }
+    }
+
+    /** What a security policy reads over websocket: the upgrade request, less the WebSocket handshake's own headers. */
+    @Test
+    void theUpgradeRequestIsKeptWithTheSessionsHandshakenOnItsSocket() throws Exception {
+        try (ScriptedClient client = new ScriptedClient(socket("app=abc; BAYEUX_BROWSER=tab"))) {
+            client.handshake();
+            ClientRequest request = server.bayeux().getSession(client.clientId()).getRequest();
+            assertEquals("abc", request.getCookie("app"));
+            assertEquals("tab", request.getCookie("BAYEUX_BROWSER"));
+            assertTrue(request.getHeader("Host").startsWith("127.0.0.1:"), request.getHeader("Host"));
+            assertNull(request.getHeader("Sec-WebSocket-Key"), "the WebSocket handshake's headers are not kept");
+            assertNull(request.getHeader("Upgrade"));
+            assertTrue(request.getRemoteAddress().getAddress().isLoopbackAddress(), request.toString());
+            assertFalse(request.isSecure());
+        }
+    }
 }
+

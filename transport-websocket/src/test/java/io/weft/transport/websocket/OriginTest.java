@@ -8,6 +8,8 @@ import io.weft.server.api.ServerOptions;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.ForwardedRequestCustomizer;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.exceptions.UpgradeException;
@@ -34,11 +36,23 @@ public class OriginTest {
     }
 
     private Session open(String origin) throws Exception {
-        ClientUpgradeRequest request = new ClientUpgradeRequest();
+        return open(origin, new ClientUpgradeRequest());
+    }
+
+    private Session open(String origin, ClientUpgradeRequest request) throws Exception {
         if (origin != null) {
             request.setHeader("Origin", origin);
         }
         return clients.webSocket().connect(new Quiet(), server.wsUri(), request).get(5, TimeUnit.SECONDS);
+    }
+
+    /** An upgrade as a TLS-terminating proxy passes it on, for a page served from {@code https://chat.example.com}. */
+    private Session openThroughProxy() throws Exception {
+        ClientUpgradeRequest request = new ClientUpgradeRequest();
+        request.setHeader("X-Forwarded-Proto", "https");
+        request.setHeader("X-Forwarded-Host", "chat.example.com");
+        request.setHeader("X-Forwarded-For", "203.0.113.7");
+        return open("https://chat.example.com", request);
     }
 
     /** An endpoint that only reads; public, as Jetty's native API requires of endpoint classes. */
@@ -74,5 +88,19 @@ public class OriginTest {
         server = EmbeddedServer.start(ServerOptions.builder().allowedOrigins(List.of("https://app.example")).build());
         open("https://app.example").close(1000, null, Callback.NOOP);
         assertEquals(403, refusedWith(assertThrows(ExecutionException.class, () -> open("https://other.example"))));
+    }
+
+    @Test
+    void behindATrustedProxyTheForwardedOriginIsTheServersOwn() throws Exception {
+        server = EmbeddedServer.start(ServerOptions.defaults(), connector -> connector
+                .getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration()
+                .addCustomizer(new ForwardedRequestCustomizer()));
+        openThroughProxy().close(1000, null, Callback.NOOP);
+    }
+
+    @Test
+    void forwardedHeadersFromAnUntrustedPeerChangeNothing() throws Exception {
+        server = EmbeddedServer.start();
+        assertEquals(403, refusedWith(assertThrows(ExecutionException.class, this::openThroughProxy)));
     }
 }

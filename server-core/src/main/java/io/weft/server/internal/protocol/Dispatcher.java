@@ -49,7 +49,8 @@ final class Dispatcher {
         String channel = message.getChannel();
         boolean isHandshake = channel.equals("/meta/handshake");
         SessionImpl session = isHandshake ? null
-                : sessions.lookup(message.getClientId(), run.connection().browserId());
+                : sessions.lookup(message.getClientId(), run.connection().browserId(),
+                        run.connection().issuedBrowserId());
         if (!isHandshake && session == null) {
             run.reply(unknownSession(message));
             done.succeed(null);

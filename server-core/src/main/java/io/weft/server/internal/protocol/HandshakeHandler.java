@@ -43,7 +43,7 @@ final class HandshakeHandler implements MetaHandler {
         }
         boolean local = run.local();
         SessionImpl session = sessions.newSession(run.connection().browserId(), run.connection().remoteAddress(),
-                local);
+                local ? null : run.connection().request(), local);
         if (local) {
             accept(run, request, session);
             done.succeed(null);

@@ -1,5 +1,6 @@
 package io.weft.server.internal.session;
 
+import io.weft.server.api.ClientRequest;
 import io.weft.server.api.EndReason;
 import io.weft.server.api.Extension;
 import io.weft.server.api.Message;
@@ -27,6 +28,7 @@ public final class SessionImpl implements ServerSession {
     private final String id;
     private final SessionRegistry registry;
     private final boolean local;
+    private final ClientRequest request;
     private final Mailbox mailbox;
     private final AtomicInteger batchDepth = new AtomicInteger();
     private final AtomicBoolean wakeDeferred = new AtomicBoolean();
@@ -48,8 +50,10 @@ public final class SessionImpl implements ServerSession {
     private volatile Boolean deliveryOnly;
     private volatile AckTracker ackTracker;
 
-    SessionImpl(String id, String browserId, Object addressKey, SessionRegistry registry, boolean local) {
+    SessionImpl(String id, String browserId, Object addressKey, ClientRequest request, SessionRegistry registry,
+            boolean local) {
         this.id = id;
+        this.request = request;
         this.browserId = browserId;
         this.admittedBrowser = browserId;
         this.addressKey = addressKey;
@@ -71,6 +75,11 @@ public final class SessionImpl implements ServerSession {
     @Override
     public boolean isLocal() {
         return local;
+    }
+
+    @Override
+    public ClientRequest getRequest() {
+        return request;
     }
 
     @Override

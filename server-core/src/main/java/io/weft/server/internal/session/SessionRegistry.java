@@ -1,5 +1,6 @@
 package io.weft.server.internal.session;
 
+import io.weft.server.api.ClientRequest;
 import io.weft.server.api.EndReason;
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.Message;
@@ -87,11 +88,12 @@ public final class SessionRegistry {
      * A new session with a fresh id, bound to {@code browserId} if not null; not live until {@link #register}ed
      * (a handshake the security policy denies never becomes one).
      */
-    public SessionImpl newSession(String browserId, InetAddress address, boolean local) {
+    public SessionImpl newSession(String browserId, InetAddress address, ClientRequest request, boolean local) {
         byte[] bytes = new byte[ID_BYTES];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        return new SessionImpl(id, browserId, address == null || local ? null : addressKey(address), this, local);
+        return new SessionImpl(id, browserId, address == null || local ? null : addressKey(address), request, this,
+                local);
     }
 
     /**
@@ -119,15 +121,17 @@ public final class SessionRegistry {
     }
 
     /**
-     * The live session {@code clientId} names, if a request carrying {@code browserId} may act for it; null otherwise,
-     * which the engine answers with {@code 402::session_unknown} either way, so a guess learns nothing.
+     * The live session {@code clientId} names, if a request carrying {@code browserId}, or on a connection that
+     * issued {@code issuedBrowserId} ({@link io.weft.server.spi.Connection#issuedBrowserId()}), may act for it; null
+     * otherwise, which the engine answers with {@code 402::session_unknown} either way, so a guess learns nothing.
      */
-    public SessionImpl lookup(String clientId, String browserId) {
+    public SessionImpl lookup(String clientId, String browserId, String issuedBrowserId) {
         SessionImpl session = get(clientId);
         if (session == null) {
             return null;
         }
-        if (!options.trustClientId() && !session.admits(browserId)) {
+        if (!options.trustClientId() && !session.admits(browserId)
+                && (issuedBrowserId == null || !session.admits(issuedBrowserId))) {
             LOG.debug("refusing {}: presented by another browser", session);
             return null;
         }

@@ -25,7 +25,7 @@ class ChannelTreeTest {
     private final SessionRegistry sessions = server.sessions();
 
     private SessionImpl session() {
-        SessionImpl session = sessions.newSession(null, null, false);
+        SessionImpl session = sessions.newSession(null, null, null, false);
         sessions.register(session);
         return session;
     }

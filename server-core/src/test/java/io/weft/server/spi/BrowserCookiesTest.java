@@ -1,4 +1,4 @@
-package io.weft.transport.websocket;
+package io.weft.server.spi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -41,9 +41,11 @@ class BrowserCookiesTest {
 
     @Test
     void setCookieHeaderIsHttpOnlyWithTheConfiguredAttributes() {
-        assertEquals("BAYEUX_BROWSER=v; Path=/; HttpOnly; SameSite=Lax", cookies.setCookieHeader("v"));
+        assertEquals("BAYEUX_BROWSER=v; Path=/; HttpOnly; SameSite=Lax", cookies.setCookieHeader("v", false));
+        assertEquals("BAYEUX_BROWSER=v; Path=/; HttpOnly; Secure; SameSite=Lax", cookies.setCookieHeader("v", true),
+                "an upgrade over HTTPS gets a Secure cookie whatever the options say");
         BrowserCookies custom = new BrowserCookies(new ServerOptions.BrowserCookie("WEFT", "/app", true, "None"));
-        String header = custom.setCookieHeader("v");
+        String header = custom.setCookieHeader("v", false);
         assertEquals("WEFT=v; Path=/app; HttpOnly; Secure; SameSite=None", header);
         assertTrue(custom.read(List.of("WEFT=v")) != null);
     }

@@ -1,4 +1,4 @@
-package io.weft.transport.websocket;
+package io.weft.server.spi;
 
 import io.weft.server.api.ServerOptions;
 import java.security.SecureRandom;
@@ -6,11 +6,12 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * The browser cookie on a WebSocket upgrade: read from the request's {@code Cookie} headers, and minted for the
- * upgrade response when the request carried none. Both mounts (core handler and Servlet container) use this, so they
- * agree on the rule the module README explains. Thread-safe.
+ * The browser cookie ({@link ServerOptions#browserCookie()}, {@code BAYEUX_BROWSER} by default) for transports: read
+ * from a request's {@code Cookie} headers, and minted for the response when the request carried none. Its value is
+ * what the engine binds sessions to ({@link Connection#browserId()}); every transport uses this one class, so they
+ * agree on what a browser id is. Thread-safe.
  */
-final class BrowserCookies {
+public final class BrowserCookies {
     /** Longer values are not ours and are ignored, so a client cannot make the server keep large keys. */
     private static final int MAX_VALUE_LENGTH = 64;
     private static final int ID_BYTES = 18;
@@ -18,7 +19,7 @@ final class BrowserCookies {
     private final ServerOptions.BrowserCookie options;
     private final SecureRandom random = new SecureRandom();
 
-    BrowserCookies(ServerOptions.BrowserCookie options) {
+    public BrowserCookies(ServerOptions.BrowserCookie options) {
         this.options = options;
     }
 
@@ -26,12 +27,12 @@ final class BrowserCookies {
      * The value of the browser cookie in these {@code Cookie} header values, or null when it is absent or not a value
      * this server could have issued (empty, too long, or with characters outside base64url).
      */
-    String read(List<String> cookieHeaders) {
+    public String read(List<String> cookieHeaders) {
         if (cookieHeaders == null) {
             return null;
         }
         for (String header : cookieHeaders) {
-            String value = find(header);
+            String value = valueIn(header, options.name());
             if (value != null) {
                 return isPlausible(value) ? value : null;
             }
@@ -39,8 +40,8 @@ final class BrowserCookies {
         return null;
     }
 
-    private String find(String header) {
-        String name = options.name();
+    /** The value of the cookie {@code name} in one {@code Cookie} header ({@code a=1; b="2"}), unquoted, or null. */
+    public static String valueIn(String header, String name) {
         int from = 0;
         while (from < header.length()) {
             int end = header.indexOf(';', from);
@@ -76,19 +77,22 @@ final class BrowserCookies {
     }
 
     /** A fresh browser id: 144 random bits, base64url. */
-    String newValue() {
+    public String newValue() {
         byte[] bytes = new byte[ID_BYTES];
         random.nextBytes(bytes);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
-    /** The {@code Set-Cookie} header value that gives a browser {@code value}: a session cookie, always HttpOnly. */
-    String setCookieHeader(String value) {
+    /**
+     * The {@code Set-Cookie} header value that gives a browser {@code value}: a session cookie, always HttpOnly, Secure
+     * where the options say so and on any response the client receives over HTTPS.
+     */
+    public String setCookieHeader(String value, boolean secureRequest) {
         StringBuilder header = new StringBuilder(96);
         header.append(options.name()).append('=').append(value);
         header.append("; Path=").append(options.path());
         header.append("; HttpOnly");
-        if (options.secure()) {
+        if (options.secure() || secureRequest) {
             header.append("; Secure");
         }
         header.append("; SameSite=").append(options.sameSite());
