@@ -29,6 +29,11 @@ public final class IdleMemoryServer {
     private IdleMemoryServer() {
     }
 
+    /** The defaults, but every client comes from 127.0.0.1: the per-address bound (1000) would refuse most. */
+    private static ServerOptions unboundedPerAddress() {
+        return ServerOptions.builder().maxSessionsPerAddress(Integer.MAX_VALUE).build();
+    }
+
     public static void main(String[] args) throws Exception {
         boolean servlet = args.length > 0 && args[0].equals("servlet");
         Server server = new Server();
@@ -42,13 +47,13 @@ public final class IdleMemoryServer {
             // The WAR mount: a Servlet context whose listener mounts websocket through Jetty's container.
             ServletContextHandler context = new ServletContextHandler("/");
             JettyWebSocketServletContainerInitializer.configure(context, null);
-            context.addEventListener(new WarListener());
+            context.addEventListener(new WarListener(unboundedPerAddress()));
             server.setHandler(context);
             server.start();
             bayeux = (BayeuxServer) context.getServletContext().getAttribute(BayeuxServer.class.getName());
             sockets = () -> JettyWebSocketServerContainer.getContainer(context.getServletContext()).getOpenSessions();
         } else {
-            bayeux = BayeuxServer.create(ServerOptions.defaults());
+            bayeux = BayeuxServer.create(unboundedPerAddress());
             WebSocketUpgradeHandler webSocket = WebSocketTransport.install(bayeux, server, "/cometd/*");
             server.setHandler(webSocket);
             server.start();
