@@ -48,7 +48,7 @@ class ChatInBrowserTest {
     static void start() throws Exception {
         Browsers.assumeInstalled();
         target = Path.of(System.getProperty("weft.examples.target", "target"));
-        Path modules = OfficialClientPackage.install(target.resolve("npm"));
+        Path modules = NpmPackage.install(target.resolve("npm"), NpmPackage.COMETD);
         server = ChatServer.start(ChatServer.Settings.of(0)
                 .withContext(files("/npm", ResourceFactory.root().newResource(modules)))
                 .withContext(files("/test", ResourceFactory.root().newClassLoaderResource("browser-test/"))));

@@ -62,7 +62,7 @@ class TokenAuthInBrowserTest {
     static void start() throws Exception {
         Browsers.assumeInstalled();
         Path target = Path.of(System.getProperty("weft.examples.target", "target"));
-        Path modules = OfficialClientPackage.install(target.resolve("npm"));
+        Path modules = NpmPackage.install(target.resolve("npm"), NpmPackage.COMETD);
         server = ChatServer.start(ChatServer.Settings.of(0)
                 .withContext(ChatInBrowserTest.files("/npm", ResourceFactory.root().newResource(modules)))
                 .withContext(ChatInBrowserTest.files("/test",

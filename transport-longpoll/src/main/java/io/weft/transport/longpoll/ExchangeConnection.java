@@ -31,7 +31,7 @@ final class ExchangeConnection implements Connection {
 
     /**
      * @param callback the JSONP callback name for {@code callback-polling}, null for {@code long-polling}
-     * @param browserId the browser cookie's value
+     * @param browserId the browser cookie's value the request carried, or null
      */
     ExchangeConnection(HttpExchange exchange, Codec codec, String type, String callback, String browserId) {
         this.exchange = exchange;

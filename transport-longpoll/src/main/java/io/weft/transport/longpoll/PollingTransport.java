@@ -229,10 +229,14 @@ final class PollingTransport {
                     + " characters of [A-Za-z0-9._-]");
             return;
         }
+        // Setting a cookie is not presenting it: the engine gets the id the request carried, or none. A session is
+        // bound to the first id its client presents, so a client that never sends cookies keeps working by
+        // clientId, on every transport; and a client whose requests race (Faye opens its socket while it
+        // handshakes over HTTP, both without a cookie) is not bound to an id it never got to use.
         String browserId = browserCookies.read(exchange.headers("Cookie"));
         if (browserId == null) {
-            browserId = browserCookies.newValue();
-            exchange.addHeader("Set-Cookie", browserCookies.setCookieHeader(browserId, exchange.isSecure()));
+            exchange.addHeader("Set-Cookie", browserCookies.setCookieHeader(browserCookies.newValue(),
+                    exchange.isSecure()));
         }
         if (callback != null) {
             exchange.addHeader("X-Content-Type-Options", "nosniff");
