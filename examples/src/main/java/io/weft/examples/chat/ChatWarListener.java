@@ -8,6 +8,8 @@ import io.weft.transport.websocket.WebSocketServletMount;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The chat demo as a web application: declared in the WAR's {@code web.xml}, it creates the Bayeux server with the
@@ -15,10 +17,12 @@ import jakarta.servlet.ServletContextListener;
  * {@code /cometd/*}, and mounts websocket on the same path through Jetty's WebSocket container.
  *
  * <p>The container calls it on the thread that starts and stops the web application. Websocket needs a Jetty 12
- * server with the {@code ee11-websocket-jetty} module (the Jetty Maven plugin has it); elsewhere start-up fails with an
- * {@code IllegalStateException} that says so.
+ * server with the {@code ee11-websocket-jetty} module (the Jetty Maven plugin has it); in any other container (Tomcat)
+ * the chat still starts, over long-polling and callback-polling only, and says so in one WARN line.
  */
 public class ChatWarListener implements ServletContextListener {
+    private static final Logger LOG = LoggerFactory.getLogger(ChatWarListener.class);
+
     public ChatWarListener() {
     }
 
@@ -32,7 +36,13 @@ public class ChatWarListener implements ServletContextListener {
         ChatRooms.install(bayeux);
         // the LongPollingServlet of web.xml finds the server here when it starts, after the listeners
         context.setAttribute(LongPollingServlet.BAYEUX_SERVER_ATTRIBUTE, bayeux);
-        WebSocketServletMount.mount(context, bayeux, "/cometd/*");
+        try {
+            WebSocketServletMount.mount(context, bayeux, "/cometd/*");
+        } catch (IllegalStateException | LinkageError notJetty) {
+            // not Jetty 12 with its WebSocket module: clients fall back to long-polling, which needs only Servlet 6
+            LOG.warn("websocket is not available in {}: serving long-polling and callback-polling only ({})",
+                    context.getServerInfo(), notJetty.toString());
+        }
     }
 
     @Override

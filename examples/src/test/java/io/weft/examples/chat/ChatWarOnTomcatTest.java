@@ -1,0 +1,153 @@
+package io.weft.examples.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.transport.longpoll.LongPollingServlet;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.catalina.Context;
+import org.apache.catalina.Wrapper;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The chat WAR's wiring (its listener, and the long-polling servlet as web.xml maps it) in a real Tomcat 11, which has
+ * no Jetty WebSocket container: the application starts, offers long-polling and callback-polling (not websocket),
+ * chats over them, and leaves no thread of its own behind when Tomcat stops.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ChatWarOnTomcatTest {
+    private static final Pattern CLIENT_ID = Pattern.compile("\"clientId\":\"([^\"]+)\"");
+    private Tomcat tomcat;
+    private Path base;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (tomcat != null) {
+            tomcat.stop();
+            tomcat.destroy();
+        }
+        if (base != null) {
+            try (var files = Files.walk(base)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    private URI deploy() throws Exception {
+        base = Files.createTempDirectory("weft-tomcat-war");
+        tomcat = new Tomcat();
+        tomcat.setBaseDir(base.toString());
+        Connector connector = new Connector();
+        connector.setPort(0);
+        connector.setProperty("address", "127.0.0.1");
+        tomcat.setConnector(connector);
+        Context context = tomcat.addContext("", base.toString());
+        // what the WAR's web.xml declares
+        context.addApplicationListener(ChatWarListener.class.getName());
+        Wrapper servlet = Tomcat.addServlet(context, "bayeux", LongPollingServlet.class.getName());
+        servlet.setAsyncSupported(true);
+        servlet.setLoadOnStartup(1);
+        context.addServletMappingDecoded("/cometd/*", "bayeux");
+        tomcat.start();
+        return URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/cometd");
+    }
+
+    /** A browser: its own cookies, one JSON batch per POST. */
+    private static final class Page {
+        private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager())
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        private final URI uri;
+        private String clientId;
+
+        Page(URI uri) {
+            this.uri = uri;
+        }
+
+        CompletableFuture<String> send(String batch) {
+            HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+                    .header("Content-Type", "application/json;charset=UTF-8")
+                    .POST(HttpRequest.BodyPublishers.ofString(batch)).build();
+            return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(response -> {
+                assertEquals(200, response.statusCode(), response.body());
+                return response.body();
+            });
+        }
+
+        String handshake() throws Exception {
+            String reply = send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\",\"supportedConnectionTypes\":"
+                    + "[\"websocket\",\"long-polling\",\"callback-polling\"]}]").get(10, TimeUnit.SECONDS);
+            Matcher id = CLIENT_ID.matcher(reply);
+            assertTrue(id.find(), reply);
+            clientId = id.group(1);
+            return reply;
+        }
+
+        CompletableFuture<String> connect(int timeout) {
+            return send("[{\"channel\":\"/meta/connect\",\"connectionType\":\"long-polling\",\"clientId\":\""
+                    + clientId + "\",\"advice\":{\"timeout\":" + timeout + "}}]");
+        }
+
+        String request(String message) throws Exception {
+            return send("[" + message.replace("$ID", clientId) + "]").get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void theChatStartsOnTomcatOverLongPollingAndLeavesNoThreadBehind() throws Exception {
+        List<Thread> before = schedulerThreads();
+        URI uri = deploy();
+        Page alice = new Page(uri);
+        Page bob = new Page(uri);
+
+        String handshake = alice.handshake();
+        assertTrue(handshake.contains("\"successful\":true"), handshake);
+        assertTrue(handshake.contains("\"long-polling\"") && handshake.contains("\"callback-polling\""), handshake);
+        assertFalse(handshake.contains("\"websocket\""), "no websocket without Jetty's container: " + handshake);
+        alice.connect(0).get(10, TimeUnit.SECONDS);
+        String subscribed = alice.request("{\"channel\":\"/meta/subscribe\",\"subscription\":\"/tomcat/room\","
+                + "\"clientId\":\"$ID\"}");
+        assertTrue(subscribed.contains("\"successful\":true"), subscribed);
+
+        CompletableFuture<String> held = alice.connect(20_000);
+        bob.handshake();
+        String published = bob.request("{\"channel\":\"/tomcat/room\",\"data\":{\"text\":\"hi from tomcat\"},"
+                + "\"clientId\":\"$ID\"}");
+        assertTrue(published.contains("\"successful\":true"), published);
+        String delivered = held.get(10, TimeUnit.SECONDS);
+        assertTrue(delivered.contains("hi from tomcat"), delivered);
+
+        List<Thread> timers = schedulerThreads().stream().filter(thread -> !before.contains(thread)).toList();
+        assertEquals(1, timers.size(), "this application's timer thread, while it runs: " + timers);
+        tomcat.stop();
+        tomcat.destroy();
+        tomcat = null;
+        for (Thread timer : timers) {
+            timer.join(10_000);
+        }
+        assertEquals(List.of(), timers.stream().filter(Thread::isAlive).toList(),
+                "the server's timer thread outlived the web application");
+    }
+
+    private static List<Thread> schedulerThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.isAlive() && thread.getName().startsWith("weft-scheduler")).toList();
+    }
+}
