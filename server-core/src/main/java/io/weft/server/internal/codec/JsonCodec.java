@@ -3,6 +3,7 @@ package io.weft.server.internal.codec;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
@@ -220,7 +221,15 @@ public final class JsonCodec implements Codec {
             case VALUE_NUMBER_FLOAT: {
                 // A double unless it does not fit one: 1e400 as a double is Infinity, which JSON cannot carry back.
                 Number number = parser.getNumberValue();
-                return number instanceof Double value && value.isInfinite() ? parser.getDecimalValue() : number;
+                if (!(number instanceof Double value && value.isInfinite())) {
+                    return number;
+                }
+                try {
+                    return parser.getDecimalValue();
+                } catch (NumberFormatException tooLarge) {
+                    // an exponent past what any number type holds (1e3000000000): refused as bad JSON
+                    throw new JsonParseException(parser, "number out of range", tooLarge);
+                }
             }
             case VALUE_TRUE:
                 return Boolean.TRUE;

@@ -117,6 +117,16 @@ class JsonCodecTest {
         assertEquals(0.0, back.get(2), "an underflow is a double zero, still a number");
     }
 
+    /** Found by JsonCodecPropertiesTest: an exponent no number type holds escaped as a NumberFormatException. */
+    @Test
+    void aNumberPastEveryRangeIsRefusedAsBadJson() {
+        for (String number : List.of("49694.8e3932631301", "1e2147483648", "-2.5e99999999999")) {
+            String body = "[{\"channel\":\"/a\",\"data\":" + number + "}]";
+            MessageDecodeException x = assertThrows(MessageDecodeException.class, () -> codec.decode(body), body);
+            assertTrue(x.getMessage().startsWith("not valid JSON: number out of range"), x.getMessage());
+        }
+    }
+
     @Test
     void frozenMessagesRefuseChanges() {
         MessageImpl message = new MessageImpl();
