@@ -58,6 +58,7 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
     private final WebSocketTransport transport;
     private final String browserId;
     private final String issuedBrowserId;
+    private final ClientRequest request;
     private final OwnSessions ownSessions;
     private final PeerFaults faults;
     private final int maxPendingFrames;
@@ -72,13 +73,13 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
     /** Kept for log lines: Jetty no longer knows it once the socket has closed. */
     private volatile SocketAddress remote;
     private volatile Inbound inbound;
-    /** What the upgrade request carried; set before the socket opens. */
-    private volatile ClientRequest request;
 
-    WebSocketEndpoint(WebSocketTransport transport, String browserId, String issuedBrowserId) {
+    /** @param request what the upgrade request carried, or null (tests) */
+    WebSocketEndpoint(WebSocketTransport transport, String browserId, String issuedBrowserId, ClientRequest request) {
         this.transport = transport;
         this.browserId = browserId;
         this.issuedBrowserId = issuedBrowserId;
+        this.request = request;
         this.ownSessions = transport.options().requireHandshakePerConnection() ? new OwnSessions() : null;
         this.faults = transport.faults();
         this.maxPendingFrames = transport.options().maxPendingFrames();
@@ -107,10 +108,6 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
         return request;
     }
 
-    void request(ClientRequest upgrade) {
-        this.request = upgrade;
-    }
-
     /** The browser cookie the upgrade response set, when the request carried none. */
     @Override
     public String issuedBrowserId() {
@@ -121,8 +118,7 @@ public final class WebSocketEndpoint implements Session.Listener, Connection {
     @Override
     public InetAddress remoteAddress() {
         // the upgrade request's address: behind a trusted proxy, the forwarded one
-        ClientRequest upgrade = request;
-        InetSocketAddress address = upgrade == null ? null : upgrade.getRemoteAddress();
+        InetSocketAddress address = request == null ? null : request.getRemoteAddress();
         return address != null ? Addresses.of(address) : Addresses.of(remote);
     }
 

@@ -134,10 +134,8 @@ public final class WebSocketTransport {
         if (!options.webSocketDeflate()) {
             response.setExtensions(withoutDeflate(response.getExtensions()));
         }
-        WebSocketEndpoint endpoint = accept(request.getHeaders().getValuesList(HttpHeader.COOKIE), request.isSecure(),
-                header -> response.getHeaders().add(HttpHeader.SET_COOKIE, header));
-        endpoint.request(snapshot(request));
-        return endpoint;
+        return accept(request.getHeaders().getValuesList(HttpHeader.COOKIE), request.isSecure(),
+                header -> response.getHeaders().add(HttpHeader.SET_COOKIE, header), snapshot(request));
     }
 
     private static FrameHandler frameHandler(JettyWebSocketFrameHandlerFactory handlers, Object endpoint,
@@ -163,14 +161,15 @@ public final class WebSocketTransport {
      * ({@link WebSocketEndpoint#issuedBrowserId()}): a client that opens its socket first and then handshakes over
      * HTTP with that cookie (the Faye client does) binds its session to it, and may then use it on this socket.
      */
-    WebSocketEndpoint accept(List<String> cookieHeaders, boolean secure, Consumer<String> setCookieHeader) {
+    WebSocketEndpoint accept(List<String> cookieHeaders, boolean secure, Consumer<String> setCookieHeader,
+            ClientRequest upgrade) {
         String browserId = cookies.read(cookieHeaders);
         String issued = null;
         if (browserId == null) {
             issued = cookies.newValue();
             setCookieHeader.accept(cookies.setCookieHeader(issued, secure));
         }
-        return new WebSocketEndpoint(this, browserId, issued);
+        return new WebSocketEndpoint(this, browserId, issued, upgrade);
     }
 
     /**

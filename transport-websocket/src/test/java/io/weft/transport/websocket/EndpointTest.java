@@ -31,7 +31,7 @@ class EndpointTest {
     void open() {
         bayeux = BayeuxServer.create(ServerOptions.builder().maxPendingFrames(MAX_PENDING).build());
         jetty = FakeSession.from(new InetSocketAddress("192.0.2.7", 4242));
-        endpoint = WebSocketTransport.of(bayeux).accept(List.of(), false, header -> { });
+        endpoint = WebSocketTransport.of(bayeux).accept(List.of(), false, header -> { }, null);
         endpoint.onWebSocketOpen(jetty.session());
     }
 
@@ -58,7 +58,7 @@ class EndpointTest {
     void endpointKnowsItsPeersAddress() throws Exception {
         assertEquals(InetAddress.getByName("192.0.2.7"), endpoint.remoteAddress());
         assertEquals("WebSocketEndpoint[/192.0.2.7:4242]", endpoint.toString());
-        assertNull(WebSocketTransport.of(bayeux).accept(List.of(), false, header -> { }).remoteAddress(),
+        assertNull(WebSocketTransport.of(bayeux).accept(List.of(), false, header -> { }, null).remoteAddress(),
                 "none before the socket opens");
     }
 
