@@ -1,0 +1,11 @@
+package io.weft.examples.spring;
+
+import io.weft.examples.spring.CometdClients.Transport;
+
+/** {@link EndToEndSuite} over HTTP long-polling, through the {@code LongPollingServlet} on Boot's Tomcat. */
+class LongPollingEndToEndTest extends EndToEndSuite {
+    @Override
+    Transport transport() {
+        return Transport.LONG_POLLING;
+    }
+}
