@@ -1,6 +1,6 @@
 // The official CometD JavaScript client (npm cometd 9.0.0, in Node through the CometD project's adapter
 // cometd-nodejs-client 2.0.0) against a Bayeux server on one transport: handshake, subscribe, publish, receive its
-// own message, unsubscribe, disconnect. Prints "OK <transport> <clientId>" or "FAIL <why>" and exits. Run by
+// own message, unsubscribe, disconnect (and the server no longer knows the session). Prints "OK <transport> <clientId>" or "FAIL <why>" and exits. Run by
 // StarterWarOnTomcatIT from a folder whose node_modules holds both packages (ES modules ignore NODE_PATH):
 //   node cometd-check.mjs URL websocket|long-polling|callback-polling
 import {adapt} from 'cometd-nodejs-client';
@@ -52,6 +52,23 @@ async function loadScript(script) {
     }
 }
 
+// a reply for a failure message: the client's failed replies hold its transport and request objects, which are circular
+function describe(reply) {
+    const seen = new WeakSet();
+    return JSON.stringify(reply, (key, value) => {
+        if (['transport', 'request', 'xhr', 'webSocket'].includes(key)) {
+            return undefined;
+        }
+        if (typeof value === 'object' && value !== null) {
+            if (seen.has(value)) {
+                return '[circular]';
+            }
+            seen.add(value);
+        }
+        return value;
+    });
+}
+
 function promise(start) {
     return new Promise(resolve => start(resolve));
 }
@@ -70,7 +87,7 @@ async function main() {
 
     const handshake = await promise(done => cometd.handshake(done));
     if (!handshake.successful) {
-        throw new Error('handshake failed: ' + JSON.stringify(handshake));
+        throw new Error('handshake failed: ' + describe(handshake));
     }
     const type = cometd.getTransport().type;
 
@@ -80,7 +97,7 @@ async function main() {
         subscription = cometd.subscribe('/starter/echo', message => received.push(message.data), done);
     });
     if (!subscribed.successful) {
-        throw new Error('subscribe failed: ' + JSON.stringify(subscribed));
+        throw new Error('subscribe failed: ' + describe(subscribed));
     }
 
     const text = 'hello over ' + transport;
@@ -93,18 +110,32 @@ async function main() {
     });
     const published = await promise(done => cometd.publish('/starter/echo', {text}, done));
     if (!published.successful) {
-        throw new Error('publish failed: ' + JSON.stringify(published));
+        throw new Error('publish failed: ' + describe(published));
     }
     await echoed;
 
     const unsubscribed = await promise(done => cometd.unsubscribe(subscription, done));
     if (!unsubscribed.successful) {
-        throw new Error('unsubscribe failed: ' + JSON.stringify(unsubscribed));
+        throw new Error('unsubscribe failed: ' + describe(unsubscribed));
     }
     const clientId = cometd.getClientId();
     const disconnected = await promise(done => cometd.disconnect(done));
-    if (!disconnected.successful) {
-        throw new Error('disconnect failed: ' + JSON.stringify(disconnected));
+    // The server ends the session and answers the held /meta/connect (reconnect: none) and the /meta/disconnect, in
+    // two responses. When the connect's arrives first, the client stops on its advice and aborts its own pending
+    // disconnect request, and reports that as the disconnect's failure ('abort'): seen once over callback-polling.
+    const abortedByClient = !disconnected.successful && disconnected.failure
+        && disconnected.failure.reason === 'abort' && cometd.isDisconnected();
+    if (!disconnected.successful && !abortedByClient) {
+        throw new Error('disconnect failed: ' + describe(disconnected));
+    }
+    // either way the server must have ended the session: a connect for it is told to handshake
+    const after = await fetch(url, {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify([{channel: '/meta/connect', clientId, connectionType: 'long-polling'}]),
+    }).then(response => response.json());
+    if (after[0].successful !== false || after[0].error !== '402::session_unknown') {
+        throw new Error('the session lives on after disconnect: ' + JSON.stringify(after));
     }
     clearTimeout(timer);
     console.log('OK ' + type + ' ' + clientId);
