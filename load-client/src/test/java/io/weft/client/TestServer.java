@@ -3,11 +3,11 @@ package io.weft.client;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.transport.longpoll.LongPollingHandler;
+import io.weft.transport.websocket.WebSocketHandler;
 import io.weft.transport.websocket.WebSocketTransport;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
-import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /** A Weft server on embedded Jetty, loopback, port 0, at {@code /cometd}: websocket upgrades and long-polling. */
 final class TestServer implements AutoCloseable {
@@ -26,7 +26,7 @@ final class TestServer implements AutoCloseable {
         ContextHandler polling = new ContextHandler(new LongPollingHandler(bayeux), PATH);
         polling.setAllowNullPathInContext(true);
         if (webSocket) {
-            WebSocketUpgradeHandler upgrades = WebSocketTransport.install(bayeux, jetty, PATH + "/*");
+            WebSocketHandler upgrades = WebSocketTransport.install(bayeux, jetty, PATH + "/*");
             upgrades.setHandler(polling);
             jetty.setHandler(upgrades);
         } else {

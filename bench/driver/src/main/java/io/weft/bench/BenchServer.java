@@ -10,6 +10,7 @@ import io.weft.server.api.ServerSession;
 import io.weft.server.api.Service;
 import io.weft.transport.longpoll.LongPollingConnectors;
 import io.weft.transport.longpoll.LongPollingHandler;
+import io.weft.transport.websocket.WebSocketHandler;
 import io.weft.transport.websocket.WebSocketTransport;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
@@ -36,7 +37,6 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /**
  * The Weft server the benchmark scripts start: websocket and long-polling on {@code /cometd} (as the load server),
@@ -218,7 +218,7 @@ public final class BenchServer {
         jetty.addConnector(connector);
         ContextHandler polling = new ContextHandler(new LongPollingHandler(bayeux), "/cometd");
         polling.setAllowNullPathInContext(true);
-        WebSocketUpgradeHandler upgrades = WebSocketTransport.install(bayeux, jetty, "/cometd/*");
+        WebSocketHandler upgrades = WebSocketTransport.install(bayeux, jetty, "/cometd/*");
         upgrades.setHandler(polling);
         ContextHandler stats = new ContextHandler(new Handler.Abstract() {
             @Override

@@ -5,6 +5,7 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.transport.longpoll.LongPollingConnectors;
 import io.weft.transport.longpoll.LongPollingHandler;
+import io.weft.transport.websocket.WebSocketHandler;
 import io.weft.transport.websocket.WebSocketTransport;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,6 @@ import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 import org.eclipse.jetty.server.handler.ResourceHandler;
 import org.eclipse.jetty.util.resource.Resource;
 import org.eclipse.jetty.util.resource.ResourceFactory;
-import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /**
  * The chat demo on embedded Jetty: Bayeux on {@value #BAYEUX_PATH} (websocket upgrades and long-polling on the same
@@ -26,7 +26,7 @@ import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
  *
  * <pre>
  * Server
- *  └ WebSocketUpgradeHandler      upgrades on /cometd/* become websocket connections
+ *  └ WebSocketHandler      upgrades on /cometd/* become websocket connections
  *     └ ContextHandlerCollection  everything else
  *        ├ /cometd  LongPollingHandler   long-polling and callback-polling
  *        ├ (contexts added by the caller: tests serve the official client's files this way)
@@ -123,7 +123,7 @@ public final class ChatServer implements AutoCloseable {
         if (!settings.webSocket()) {
             return contexts;
         }
-        WebSocketUpgradeHandler webSocket = WebSocketTransport.install(bayeux, jetty, BAYEUX_PATH + "/*");
+        WebSocketHandler webSocket = WebSocketTransport.install(bayeux, jetty, BAYEUX_PATH + "/*");
         webSocket.setHandler(contexts); // what is not an upgrade goes on: long-polling, files
         return webSocket;
     }

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The WAR this module builds, deployed in Jetty's ee11 web application context under {@code /chat}, with the class
- * loader isolation a real deployment has (the WAR's own jars in its class loader, Jetty's hidden unless the WAR's
- * {@code jetty-ee11-web.xml} lets it see them): long-polling through the Servlet, websocket through the listener.
+ * loader isolation a real deployment has (the WAR's own jars in its class loader, Jetty's classes hidden from it):
+ * long-polling through the Servlet, websocket through the listener and Jetty's Jakarta WebSocket container.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ChatWarIT {
@@ -45,6 +45,9 @@ class ChatWarIT {
         webapp.setContextPath("/chat");
         webapp.setWar(war.toString());
         webapp.setThrowUnavailableOnStartupException(true);
+        // Tomcat's WebSocket initializer is on this module's test class path too (ChatWarOnTomcatTest): Jetty's own
+        // Jakarta WebSocket container serves the WAR here, as on a Jetty distribution.
+        webapp.setAttribute("org.eclipse.jetty.containerInitializerExclusionPattern", "org\\.apache\\.tomcat\\..*");
         jetty.setHandler(webapp);
         jetty.start();
         base = "http://127.0.0.1:" + connector.getLocalPort() + "/chat";

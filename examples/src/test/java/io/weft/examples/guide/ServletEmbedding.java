@@ -5,7 +5,7 @@ import io.weft.transport.longpoll.LongPollingServlet;
 import io.weft.transport.websocket.WebSocketServletMount;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
-import org.eclipse.jetty.ee11.websocket.server.config.JettyWebSocketServletContainerInitializer;
+import org.eclipse.jetty.ee11.websocket.jakarta.server.config.JakartaWebSocketServletContainerInitializer;
 import org.eclipse.jetty.server.Server;
 
 /** The user guide's "Servlet application" snippet: both transports in an embedded ee11 Servlet context. */
@@ -20,8 +20,8 @@ public final class ServletEmbedding {
         ServletHolder polling = new ServletHolder(new LongPollingServlet(bayeux));
         polling.setAsyncSupported(true); // a held /meta/connect keeps no thread
         context.addServlet(polling, "/cometd/*");
-        JettyWebSocketServletContainerInitializer.configure(context,
-                (servletContext, container) -> WebSocketServletMount.mount(servletContext, bayeux, "/cometd/*"));
+        JakartaWebSocketServletContainerInitializer.configure(context, null); // Jetty's Jakarta WebSocket container
+        WebSocketServletMount.mount(context.getServletContext(), bayeux, "/cometd/*");
         server.setHandler(context);
         // end::servlet[]
     }

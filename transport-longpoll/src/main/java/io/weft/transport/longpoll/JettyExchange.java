@@ -71,11 +71,8 @@ final class JettyExchange implements HttpExchange {
 
     @Override
     public String serverOrigin() {
-        String scheme = request.getHttpURI().getScheme();
-        int port = Request.getServerPort(request);
-        boolean defaultPort = port <= 0 || ("http".equalsIgnoreCase(scheme) && port == 80)
-                || ("https".equalsIgnoreCase(scheme) && port == 443);
-        return scheme + "://" + Request.getServerName(request) + (defaultPort ? "" : ":" + port);
+        return Addresses.origin(request.getHttpURI().getScheme(), Request.getServerName(request),
+                Request.getServerPort(request));
     }
 
     @Override

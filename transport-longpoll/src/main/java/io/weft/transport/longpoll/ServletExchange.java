@@ -85,15 +85,7 @@ final class ServletExchange implements HttpExchange {
 
     @Override
     public String serverOrigin() {
-        String scheme = request.getScheme();
-        String host = request.getServerName();
-        if (host.indexOf(':') >= 0 && !host.startsWith("[")) {
-            host = "[" + host + "]";
-        }
-        int port = request.getServerPort();
-        boolean defaultPort = port <= 0 || ("http".equalsIgnoreCase(scheme) && port == 80)
-                || ("https".equalsIgnoreCase(scheme) && port == 443);
-        return scheme + "://" + host + (defaultPort ? "" : ":" + port);
+        return Addresses.origin(request.getScheme(), request.getServerName(), request.getServerPort());
     }
 
     @Override

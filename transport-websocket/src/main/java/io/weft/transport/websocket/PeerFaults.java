@@ -35,7 +35,7 @@ final class PeerFaults {
     }
 
     void pendingFrames(Object remote, Object max) {
-        pendingFrames.log("closing websocket from {} (1008): more than {} frames waited to be written "
+        pendingFrames.log("closing websocket from {} (1008): more than {} answers or batches waited to be written "
                 + "(maxPendingFrames); the client does not read them", remote, max);
     }
 }

@@ -1,47 +1,55 @@
 package io.weft.transport.websocket;
 
 import io.weft.server.api.BayeuxServer;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
-import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee11.websocket.server.JettyWebSocketServerContainer;
-import org.eclipse.jetty.ee11.websocket.servlet.WebSocketUpgradeFilter;
-import org.eclipse.jetty.websocket.core.server.WebSocketMappings;
+import jakarta.websocket.server.ServerContainer;
+import java.util.EnumSet;
+import java.util.Objects;
 
 /**
- * Mounts the {@code websocket} connection type in a web application (a WAR) deployed on Jetty 12 with the
- * {@code ee11-websocket-jetty} module, through its {@link JettyWebSocketServerContainer}.
+ * Mounts the {@code websocket} connection type in a web application: a WAR on any Servlet 6 container with Jakarta
+ * WebSocket (Jetty 12 with its {@code ee11-websocket-jakarta} module, Tomcat 10.1+), or Spring Boot's embedded
+ * Tomcat or Jetty.
  *
- * <p>Call {@link #mount} from the application's {@code ServletContextListener.contextInitialized}, on the thread
- * that starts the context. Non-upgrade requests on the same path reach the application's servlets (long-polling),
- * since Jetty's upgrade filter lets them through.
- *
- * <p>This is the only class of this module that needs the Jetty EE11 WebSocket classes; the module declares them
- * {@code provided} (the Jetty server supplies them), so embedded applications that never touch this class do not
- * need them on their class path.
+ * <p>Call {@link #mount} while the context initializes: from a {@code ServletContextListener} declared in
+ * {@code web.xml} (or by annotation), a {@code ServletContainerInitializer}, or Spring Boot's
+ * {@code ServletContextInitializer}. It adds a filter at the path, ahead of the application's own filters, that
+ * upgrades WebSocket requests and lets every other request through to the application's servlets (long-polling on
+ * the same path).
  */
 public final class WebSocketServletMount {
+    /** Where the Jakarta WebSocket specification has containers publish their {@code ServerContainer}. */
+    static final String SERVER_CONTAINER = ServerContainer.class.getName();
+    private static final String FILTER_NAME = "weft-websocket";
+
     private WebSocketServletMount() {
     }
 
     /**
-     * Maps WebSocket upgrades on {@code pathSpec} (relative to the context, for example {@code /cometd/*}) to Bayeux
-     * connections of {@code bayeux}. The endpoints belong to the context's {@link JettyWebSocketServerContainer}
-     * (its open sessions, its session listeners) and go through its upgrade filter and core mappings.
+     * Upgrades WebSocket requests on {@code pathSpec} (relative to the context, for example {@code /cometd/*}) to
+     * Bayeux connections of {@code bayeux}, through the context's Jakarta WebSocket {@link ServerContainer}.
      *
-     * @throws IllegalStateException if the context has no Jetty WebSocket container (the {@code ee11-websocket-jetty}
-     *     module is not enabled, or an embedded context was not configured with
-     *     {@code JettyWebSocketServletContainerInitializer.configure})
+     * <p>The container is looked for now, or when the context starts if it is not there yet. A context without one
+     * (on Jetty: the {@code ee11-websocket-jakarta} module is not enabled, or an embedded context was not configured
+     * with {@code JakartaWebSocketServletContainerInitializer.configure}) still starts: websocket is not offered to
+     * clients, which use long-polling, and one WARN line says why.
+     *
+     * @throws IllegalStateException if websocket was already mounted in this context, or the context has started
      */
     public static void mount(ServletContext context, BayeuxServer bayeux, String pathSpec) {
-        JettyWebSocketServerContainer container = JettyWebSocketServerContainer.getContainer(context);
-        if (container == null) {
-            throw new IllegalStateException("no Jetty WebSocket container in context '" + context.getContextPath()
-                    + "': enable Jetty's ee11-websocket-jetty module, or call "
-                    + "JettyWebSocketServletContainerInitializer.configure(context, null) when embedding");
+        Objects.requireNonNull(pathSpec, "pathSpec");
+        ServerContainer container = context.getAttribute(SERVER_CONTAINER) instanceof ServerContainer found ? found
+                : null;
+        UpgradeFilter filter = new UpgradeFilter(WebSocketTransport.of(bayeux), container,
+                UpgradeFilter.endpointPath(pathSpec));
+        FilterRegistration.Dynamic registration = context.addFilter(FILTER_NAME, filter);
+        if (registration == null) {
+            throw new IllegalStateException("a filter named " + FILTER_NAME + " is already in context '"
+                    + context.getContextPath() + "': mount websocket once per context");
         }
-        ServletContextHandler handler = ServletContextHandler.getServletContextHandler(context);
-        WebSocketMappings mappings = WebSocketMappings.ensureMappings(handler);
-        WebSocketUpgradeFilter.ensureFilter(context);
-        WebSocketTransport.of(bayeux).register(mappings, container, pathSpec, container::addBean);
+        registration.setAsyncSupported(true);
+        registration.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, pathSpec);
     }
 }

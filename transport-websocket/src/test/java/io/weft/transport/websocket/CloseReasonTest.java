@@ -10,23 +10,23 @@ import org.junit.jupiter.api.Test;
 class CloseReasonTest {
     @Test
     void shortReasonIsKept() {
-        assertEquals("not valid JSON", WebSocketEndpoint.truncate("not valid JSON"));
-        assertNull(WebSocketEndpoint.truncate(null));
+        assertEquals("not valid JSON", BayeuxSocket.truncate("not valid JSON"));
+        assertNull(BayeuxSocket.truncate(null));
     }
 
     @Test
     void longReasonIsCutToWhatACloseFrameCarries() {
-        String reason = WebSocketEndpoint.truncate("x".repeat(500));
+        String reason = BayeuxSocket.truncate("x".repeat(500));
         assertEquals(123, reason.getBytes(StandardCharsets.UTF_8).length);
     }
 
     @Test
     void cutNeverSplitsACharacter() {
-        String reason = WebSocketEndpoint.truncate("é".repeat(100) + "\uD83D\uDE00".repeat(50));
+        String reason = BayeuxSocket.truncate("é".repeat(100) + "\uD83D\uDE00".repeat(50));
         byte[] utf8 = reason.getBytes(StandardCharsets.UTF_8);
         assertTrue(utf8.length <= 123, String.valueOf(utf8.length));
         assertEquals(reason, new String(utf8, StandardCharsets.UTF_8), "no lone surrogate was left");
-        String emoji = WebSocketEndpoint.truncate("\uD83D\uDE00".repeat(40));
+        String emoji = BayeuxSocket.truncate("\uD83D\uDE00".repeat(40));
         assertTrue(!Character.isHighSurrogate(emoji.charAt(emoji.length() - 1)));
     }
 }

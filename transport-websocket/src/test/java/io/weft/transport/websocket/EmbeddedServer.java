@@ -5,12 +5,11 @@ import io.weft.server.api.ServerOptions;
 import io.weft.transport.longpoll.LongPollingHandler;
 import io.weft.transport.websocket.examples.EmbeddedMount;
 import java.net.URI;
-import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.websocket.api.Session;
-import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /**
  * A Weft server on embedded Jetty, loopback, port 0, mounted as the module README shows: websocket upgrades on
@@ -21,7 +20,8 @@ final class EmbeddedServer implements AutoCloseable {
 
     private final BayeuxServer bayeux;
     private final Server jetty;
-    private final WebSocketUpgradeHandler upgrades;
+    private final WebSocketHandler upgrades;
+    private final List<JettyFrameHandler> accepted = new CopyOnWriteArrayList<>();
 
     private EmbeddedServer(ServerOptions options, Consumer<ServerConnector> tune) throws Exception {
         bayeux = BayeuxServer.create(options);
@@ -32,7 +32,8 @@ final class EmbeddedServer implements AutoCloseable {
         tune.accept(connector);
         jetty.addConnector(connector);
         EmbeddedMount.mount(jetty, bayeux, new LongPollingHandler(bayeux));
-        upgrades = (WebSocketUpgradeHandler) jetty.getHandler();
+        upgrades = (WebSocketHandler) jetty.getHandler();
+        upgrades.onAccept(accepted::add);
         jetty.start();
     }
 
@@ -69,17 +70,22 @@ final class EmbeddedServer implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port() + PATH);
     }
 
-    /** The server side of the open sockets. */
-    Collection<Session> openSockets() {
-        return upgrades.getServerWebSocketContainer().getOpenSessions();
+    /** The server side of every socket accepted so far, oldest first. */
+    List<JettyFrameHandler> accepted() {
+        return accepted;
+    }
+
+    /** How many sockets the server side has open. */
+    int openSockets() {
+        return upgrades.openSockets();
     }
 
     /** Waits until the server side has this many sockets open (a closed socket has been told to the engine). */
     void awaitOpenSockets(int count) throws InterruptedException {
         long deadline = System.nanoTime() + 5_000_000_000L;
-        while (openSockets().size() != count) {
+        while (openSockets() != count) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("open sockets: " + openSockets().size() + ", expected " + count);
+                throw new AssertionError("open sockets: " + openSockets() + ", expected " + count);
             }
             Thread.sleep(10);
         }

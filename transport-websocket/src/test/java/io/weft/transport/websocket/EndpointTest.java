@@ -1,38 +1,43 @@
 package io.weft.transport.websocket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.spi.RequestSnapshot;
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.CloseReason.CloseCodes;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.util.List;
-import org.eclipse.jetty.websocket.api.StatusCode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The endpoint alone, on a {@link FakeSession}: one demand outstanding at a time, the next frame demanded only once the
- * previous batch's replies are written, pings answered within {@code maxPendingFrames}, and what it tells the engine.
+ * The Jakarta endpoint and its {@link BayeuxSocket} alone, on a {@link FakeSession}: how it configures its socket, batches handed to the engine as they
+ * arrive, at most {@code maxPendingFrames} of them waiting for their replies to be written, one send at a time, and
+ * what it tells the engine.
  */
 class EndpointTest {
     private static final int MAX_PENDING = 4;
     private BayeuxServer bayeux;
-    private FakeSession jetty;
+    private FakeSession socket;
     private WebSocketEndpoint endpoint;
 
     @BeforeEach
     void open() {
-        bayeux = BayeuxServer.create(ServerOptions.builder().maxPendingFrames(MAX_PENDING).build());
-        jetty = FakeSession.from(new InetSocketAddress("192.0.2.7", 4242));
-        endpoint = WebSocketTransport.of(bayeux).accept(List.of(), false, header -> { }, null);
-        endpoint.onWebSocketOpen(jetty.session());
+        bayeux = BayeuxServer.create(ServerOptions.builder().maxPendingFrames(MAX_PENDING).maxMessageSize(100_000)
+                .build());
+        socket = new FakeSession();
+        RequestSnapshot upgrade = RequestSnapshot.builder()
+                .remoteAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 4242)).build();
+        WebSocketTransport transport = WebSocketTransport.of(bayeux);
+        endpoint = new WebSocketEndpoint(transport.accept(List.of(), false, header -> { }, upgrade), transport);
+        endpoint.onOpen(socket.session(), socket.config());
     }
 
     @AfterEach
@@ -40,119 +45,88 @@ class EndpointTest {
         bayeux.close();
     }
 
-    private void text(String frame) {
-        jetty.deliver();
-        endpoint.onWebSocketText(frame);
-    }
-
-    private void ping() {
-        jetty.deliver();
-        endpoint.onWebSocketPing(ByteBuffer.wrap(new byte[] {1, 2, 3}));
-    }
-
     private static String unknownClientPublish(int id) {
         return "[{\"channel\":\"/chat\",\"id\":\"" + id + "\",\"clientId\":\"nobody\",\"data\":1}]";
     }
 
     @Test
-    void endpointKnowsItsPeersAddress() throws Exception {
-        assertEquals(InetAddress.getByName("192.0.2.7"), endpoint.remoteAddress());
-        assertEquals("WebSocketEndpoint[/192.0.2.7:4242]", endpoint.toString());
+    void endpointKnowsItsPeersAddressFromTheUpgrade() {
+        assertEquals(InetAddress.getLoopbackAddress(), endpoint.socket().remoteAddress());
+        assertTrue(endpoint.toString().endsWith(":4242]]"), endpoint.toString());
         assertNull(WebSocketTransport.of(bayeux).accept(List.of(), false, header -> { }, null).remoteAddress(),
-                "none before the socket opens");
+                "none without an upgrade request");
     }
 
     @Test
-    void openingDemandsTheFirstFrame() {
-        assertTrue(jetty.demanded());
-        assertEquals(1, jetty.demands());
+    void openingConfiguresTheSocketFromTheOptions() {
+        ServerOptions options = bayeux.engine().options();
+        assertEquals(100_000, socket.setting("setMaxTextMessageBufferSize"));
+        assertEquals(100_000, socket.setting("setMaxBinaryMessageBufferSize"));
+        assertEquals(options.timeout() + options.interval() + options.maxInterval(),
+                socket.setting("setMaxIdleTimeout"));
+        assertEquals(100_000L, socket.userProperties().get("org.eclipse.jetty.websocket.maxFrameSize"));
     }
 
     @Test
-    void nextFrameIsDemandedOnlyOnceTheRepliesAreWritten() {
-        jetty.holdWrites();
-
-        text(unknownClientPublish(1));
-
-        assertEquals(1, jetty.heldWrites(), "the reply is being written");
-        assertFalse(jetty.demanded(), "nothing more is read meanwhile");
-        jetty.completeWrite();
-        assertTrue(jetty.demanded());
-        assertEquals(2, jetty.demands());
-    }
-
-    @Test
-    void repliesWrittenAtOnceLetTheNextFrameBeDemandedAsEachFrameIsHandled() {
+    void eachTextMessageIsABatchAnsweredByOneTextMessage() {
         for (int i = 0; i < 10_000; i++) {
-            text(unknownClientPublish(i));
-            assertTrue(jetty.demanded(), "frame " + i);
+            socket.text(unknownClientPublish(i));
         }
-        assertEquals(10_001, jetty.demands());
-        assertEquals(10_000, jetty.texts().size());
+        assertEquals(10_000, socket.texts().size());
+        assertTrue(socket.texts().get(0).contains("402::session_unknown"), socket.texts().get(0));
+        assertEquals(-1, socket.closeCode(), "a client whose replies are written never comes near the bound");
     }
 
     @Test
-    void pingIsAnsweredAndTheNextFrameDemandedWhileThePongWaits() {
-        jetty.holdWrites();
-
-        ping();
-
-        assertEquals(1, jetty.pongs());
-        assertEquals(1, jetty.heldWrites());
-        assertTrue(jetty.demanded());
+    void onlyOneSendAtATime() {
+        socket.holdWrites();
+        socket.text(unknownClientPublish(1));
+        socket.text(unknownClientPublish(2));
+        assertEquals(1, socket.heldWrites(), "the second reply waits for the first to be written");
+        socket.completeWrite();
+        assertEquals(1, socket.heldWrites());
+        socket.completeWrite();
+        assertEquals(2, socket.texts().size());
     }
 
     @Test
-    void moreFramesWaitingThanMaxPendingFramesCloseWith1008CountedOnce() {
-        jetty.holdWrites();
+    void moreBatchesWaitingForTheirRepliesThanMaxPendingFramesCloseWith1008CountedOnce() {
+        socket.holdWrites();
         for (int i = 0; i < MAX_PENDING; i++) {
-            ping();
+            socket.text(unknownClientPublish(i));
         }
-        assertEquals(-1, jetty.closeCode(), "within the bound");
+        assertEquals(-1, socket.closeCode(), "within the bound");
 
-        ping();
+        for (int i = 0; i < 10; i++) {
+            socket.text(unknownClientPublish(MAX_PENDING + i));
+        }
 
-        assertEquals(MAX_PENDING, jetty.pongs());
-        assertEquals(StatusCode.POLICY_VIOLATION, jetty.closeCode());
-        assertTrue(jetty.closeReason().contains("maxPendingFrames"), jetty.closeReason());
-        assertFalse(jetty.demanded(), "nothing more is read until the close frame is written");
-        assertEquals(1L, bayeux.getRefusals().get(Limit.PENDING_FRAMES));
-        jetty.completeClose();
-        assertTrue(jetty.demanded(), "the client's close reply is read");
-        ping();
-        assertEquals(MAX_PENDING, jetty.pongs(), "a ping after the close is not answered");
+        assertEquals(CloseCodes.VIOLATED_POLICY.getCode(), socket.closeCode());
+        assertTrue(socket.closeReason().contains("maxPendingFrames"), socket.closeReason());
         assertEquals(1L, bayeux.getRefusals().get(Limit.PENDING_FRAMES));
     }
 
     @Test
-    void pongsAndRepliesShareTheBound() {
-        jetty.holdWrites();
-        for (int i = 0; i < MAX_PENDING - 1; i++) {
-            ping();
-        }
+    void messagesAfterTheServerClosedAreDropped() {
+        socket.text("not JSON");
 
-        text(unknownClientPublish(1));
-        assertEquals(-1, jetty.closeCode(), "the reply took the last place");
-        jetty.completeWrite(); // a pong written: one place free, but the reply is still waiting
-        assertFalse(jetty.demanded());
-        while (jetty.heldWrites() > 0) {
-            jetty.completeWrite();
-        }
-        assertTrue(jetty.demanded(), "the reply is written: the next frame is read");
+        assertEquals(CloseCodes.CANNOT_ACCEPT.getCode(), socket.closeCode());
+        socket.text(unknownClientPublish(1));
+        assertEquals(List.of(), socket.texts(), "not handled");
     }
 
     @Test
-    void framesAfterTheServerClosedAreDroppedAndReadingResumesForTheCloseReply() {
-        jetty.holdWrites();
+    void binaryMessagesCloseWith1003() {
+        socket.binary(new byte[] {1, 2, 3});
 
-        text("not JSON");
+        assertEquals(CloseCodes.CANNOT_ACCEPT.getCode(), socket.closeCode());
+        assertTrue(socket.closeReason().contains("JSON text"), socket.closeReason());
+    }
 
-        assertEquals(StatusCode.BAD_DATA, jetty.closeCode());
-        assertFalse(jetty.demanded());
-        jetty.completeClose();
-        assertTrue(jetty.demanded());
-        text(unknownClientPublish(1));
-        assertEquals(List.of(), jetty.texts(), "not handled");
-        assertTrue(jetty.demanded());
+    @Test
+    void aCloseForAMessageTooLargeIsCountedAsTheMessageSizeBound() {
+        endpoint.onClose(socket.session(), new CloseReason(CloseCodes.TOO_BIG, "Text message too large"));
+
+        assertEquals(1L, bayeux.getRefusals().get(Limit.MESSAGE_SIZE));
     }
 }

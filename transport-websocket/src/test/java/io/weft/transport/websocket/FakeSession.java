@@ -1,191 +1,174 @@
 package io.weft.transport.websocket;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.Method;
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.EndpointConfig;
+import jakarta.websocket.MessageHandler;
+import jakarta.websocket.RemoteEndpoint;
+import jakarta.websocket.SendHandler;
+import jakarta.websocket.SendResult;
+import jakarta.websocket.Session;
 import java.lang.reflect.Proxy;
-import java.net.SocketAddress;
-import java.nio.channels.ReadPendingException;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import org.eclipse.jetty.websocket.api.Callback;
-import org.eclipse.jetty.websocket.api.Session;
+import java.util.Map;
 
 /**
- * A Jetty {@link Session} without a socket, for testing {@link WebSocketEndpoint} alone. It keeps Jetty's demand rule
- * (one frame per demand; a second demand while one is outstanding throws {@link ReadPendingException}), records the
- * text frames and pongs written, and either completes each write at once or keeps its callback for the test to
- * complete ({@link #holdWrites}).
+ * A Jakarta WebSocket {@link Session} without a socket, for testing {@link WebSocketEndpoint} alone: it keeps the
+ * handlers the endpoint adds (the test delivers messages through them, as a container would), records the settings
+ * and the text messages sent, and either completes each send at once or keeps its handler for the test to complete
+ * ({@link #holdWrites}). It enforces the API's rule of one asynchronous send at a time.
  */
-final class FakeSession implements InvocationHandler {
-    private final SocketAddress remote;
+final class FakeSession {
     private final Session session;
+    private final EndpointConfig config;
+    private final Map<String, Object> userProperties = new HashMap<>();
+    private final Map<Class<?>, MessageHandler.Whole<Object>> handlers = new HashMap<>();
+    private final Map<String, Object> settings = new HashMap<>();
     private final List<String> texts = new ArrayList<>();
-    private final ArrayDeque<Callback> heldWrites = new ArrayDeque<>();
+    private final ArrayDeque<SendHandler> heldWrites = new ArrayDeque<>();
     private boolean holdWrites;
-    private boolean demanded;
-    private int demands;
-    private int pongs;
-    private int closeCode = -1;
-    private String closeReason;
-    private Callback closeCallback;
+    private boolean sending;
+    private CloseReason closed;
 
-    private FakeSession(SocketAddress remote) {
-        this.remote = remote;
-        this.session = (Session) Proxy.newProxyInstance(Session.class.getClassLoader(), new Class<?>[] {Session.class},
-                this);
-    }
-
-    static FakeSession from(SocketAddress remote) {
-        return new FakeSession(remote);
+    FakeSession() {
+        RemoteEndpoint.Async remote = (RemoteEndpoint.Async) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {RemoteEndpoint.Async.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("sendText") && args.length == 2) {
+                        send((String) args[0], (SendHandler) args[1]);
+                        return null;
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
+        this.session = (Session) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Session.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "getAsyncRemote" -> remote;
+                    case "isOpen" -> isOpen();
+                    case "close" -> close((CloseReason) args[0]);
+                    case "addMessageHandler" -> addHandler((Class<?>) args[0], args[1]);
+                    case "setMaxTextMessageBufferSize", "setMaxBinaryMessageBufferSize", "setMaxIdleTimeout" ->
+                            set(method.getName(), args[0]);
+                    case "toString" -> "FakeSession";
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == args[0];
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+        this.config = (EndpointConfig) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {EndpointConfig.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("getUserProperties")) {
+                        return userProperties;
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
     }
 
     Session session() {
         return session;
     }
 
-    /** From now on, writes (text frames, pongs, the close frame) complete only when the test says so. */
+    EndpointConfig config() {
+        return config;
+    }
+
+    Map<String, Object> userProperties() {
+        return userProperties;
+    }
+
+    /** What the endpoint set on the session, by setter name. */
+    synchronized Object setting(String setter) {
+        return settings.get(setter);
+    }
+
+    /** From now on, sends complete only when the test says so. */
     synchronized FakeSession holdWrites() {
         holdWrites = true;
         return this;
     }
 
-    /** Jetty delivers a frame: it uses up the outstanding demand. Fails if none was outstanding. */
-    synchronized void deliver() {
-        if (!demanded) {
-            throw new AssertionError("a frame was delivered without demand");
+    /** The container delivers a text message to the endpoint's handler. */
+    void text(String message) {
+        handler(String.class).onMessage(message);
+    }
+
+    /** The container delivers a binary message to the endpoint's handler. */
+    void binary(byte[] message) {
+        handler(ByteBuffer.class).onMessage(ByteBuffer.wrap(message));
+    }
+
+    private synchronized MessageHandler.Whole<Object> handler(Class<?> type) {
+        MessageHandler.Whole<Object> handler = handlers.get(type);
+        if (handler == null) {
+            throw new AssertionError("no handler for " + type.getSimpleName());
         }
-        demanded = false;
+        return handler;
     }
 
-    synchronized boolean demanded() {
-        return demanded;
-    }
-
-    synchronized int demands() {
-        return demands;
-    }
-
-    synchronized List<String> texts() {
-        return List.copyOf(texts);
-    }
-
-    synchronized int pongs() {
-        return pongs;
+    /** Completes the oldest held send, successfully. */
+    void completeWrite() {
+        SendHandler handler;
+        synchronized (this) {
+            handler = heldWrites.pollFirst();
+            sending = false;
+        }
+        if (handler == null) {
+            throw new AssertionError("no held write");
+        }
+        handler.onResult(new SendResult(session));
     }
 
     synchronized int heldWrites() {
         return heldWrites.size();
     }
 
+    synchronized List<String> texts() {
+        return List.copyOf(texts);
+    }
+
+    /** The close code the endpoint closed with, or -1. */
     synchronized int closeCode() {
-        return closeCode;
+        return closed == null ? -1 : closed.getCloseCode().getCode();
     }
 
     synchronized String closeReason() {
-        return closeReason;
+        return closed == null ? null : closed.getReasonPhrase();
     }
 
-    /** Completes the oldest held write, as Jetty's write callback would once the bytes are out. */
-    void completeWrite() {
-        Callback write;
+    private void send(String text, SendHandler handler) {
         synchronized (this) {
-            write = heldWrites.poll();
-        }
-        if (write == null) {
-            throw new AssertionError("no write is waiting");
-        }
-        write.succeed();
-    }
-
-    /** Completes the close frame's write. */
-    void completeClose() {
-        Callback close;
-        synchronized (this) {
-            close = closeCallback;
-            closeCallback = null;
-        }
-        close.succeed();
-    }
-
-    @Override
-    public Object invoke(Object proxy, Method method, Object[] args) {
-        switch (method.getName()) {
-            case "demand" -> {
-                synchronized (this) {
-                    if (demanded) {
-                        throw new ReadPendingException();
-                    }
-                    demanded = true;
-                    demands++;
-                }
-                return null;
+            if (sending) {
+                throw new IllegalStateException("a send is already in progress (the Jakarta API allows one)");
             }
-            case "sendText" -> {
-                synchronized (this) {
-                    texts.add((String) args[0]);
-                }
-                written((Callback) args[1]);
-                return null;
-            }
-            case "sendPong" -> {
-                synchronized (this) {
-                    pongs++;
-                }
-                written((Callback) args[1]);
-                return null;
-            }
-            case "close" -> {
-                if (args != null && args.length == 3) {
-                    closed((Integer) args[0], (String) args[1], (Callback) args[2]);
-                }
-                return null;
-            }
-            case "isOpen" -> {
-                synchronized (this) {
-                    return closeCode < 0;
-                }
-            }
-            case "getRemoteSocketAddress" -> {
-                return remote;
-            }
-            case "toString" -> {
-                return "FakeSession[" + remote + "]";
-            }
-            case "hashCode" -> {
-                return System.identityHashCode(proxy);
-            }
-            case "equals" -> {
-                return proxy == args[0];
-            }
-            default -> {
-                return method.getReturnType() == boolean.class ? Boolean.FALSE : null;
-            }
-        }
-    }
-
-    private void closed(int code, String reason, Callback callback) {
-        synchronized (this) {
-            if (closeCode >= 0) {
-                throw new AssertionError("closed twice: " + closeCode + " then " + code);
-            }
-            closeCode = code;
-            closeReason = reason;
+            texts.add(text);
             if (holdWrites) {
-                closeCallback = callback;
+                sending = true;
+                heldWrites.addLast(handler);
                 return;
             }
         }
-        callback.succeed();
+        handler.onResult(new SendResult(session));
     }
 
-    private void written(Callback callback) {
-        synchronized (this) {
-            if (holdWrites) {
-                heldWrites.add(callback);
-                return;
-            }
+    private synchronized boolean isOpen() {
+        return closed == null;
+    }
+
+    private synchronized Object close(CloseReason reason) {
+        if (closed == null) {
+            closed = reason;
         }
-        callback.succeed();
+        return null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private synchronized Object addHandler(Class<?> type, Object handler) {
+        handlers.put(type, (MessageHandler.Whole<Object>) handler);
+        return null;
+    }
+
+    private synchronized Object set(String setter, Object value) {
+        settings.put(setter, value);
+        return null;
     }
 }

@@ -14,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
 /**
@@ -48,17 +49,23 @@ final class PlainWebSocket implements AutoCloseable {
         }
     }
 
+    private final AtomicInteger sent = new AtomicInteger();
+
     private PlainWebSocket(Socket socket) throws IOException {
         this.socket = socket;
         this.out = socket.getOutputStream();
         this.in = new DataInputStream(socket.getInputStream());
     }
 
-    /** Connects and upgrades, with at most {@code receiveBuffer} bytes of socket receive buffer (0: the system's). */
-    static PlainWebSocket connect(URI ws, int receiveBuffer) throws IOException {
+    /**
+     * Connects and upgrades, with at most {@code buffer} bytes of socket receive and send buffers (0: the system's), so
+     * that a peer that stops reading, or a server that does, is felt early.
+     */
+    static PlainWebSocket connect(URI ws, int buffer) throws IOException {
         Socket socket = new Socket();
-        if (receiveBuffer > 0) {
-            socket.setReceiveBufferSize(receiveBuffer); // before connecting, so that the TCP window is negotiated small
+        if (buffer > 0) {
+            socket.setReceiveBufferSize(buffer); // before connecting, so that the TCP window is negotiated small
+            socket.setSendBufferSize(buffer);
         }
         socket.connect(new InetSocketAddress(ws.getHost(), ws.getPort()), 5_000);
         socket.setSoTimeout(10_000);
@@ -155,11 +162,17 @@ final class PlainWebSocket implements AutoCloseable {
         void send(int i) throws IOException;
     }
 
+    /** How many frames the background sender has written so far. */
+    int sent() {
+        return sent.get();
+    }
+
     private Thread background(String name, int count, Send send) {
         Thread sender = new Thread(() -> {
             try {
                 for (int i = 0; i < count; i++) {
                     send.send(i);
+                    sent.incrementAndGet();
                 }
             } catch (IOException x) {
                 // the test closed the socket, or the server did: the sender's job is over

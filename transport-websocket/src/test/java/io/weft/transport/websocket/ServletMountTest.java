@@ -1,12 +1,15 @@
 package io.weft.transport.websocket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.spi.InMemoryTransport;
+import io.weft.server.testing.PollingClient;
 import io.weft.transport.websocket.examples.WarListener;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -14,10 +17,11 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
+import java.util.Map;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
-import org.eclipse.jetty.ee11.websocket.server.config.JettyWebSocketServletContainerInitializer;
+import org.eclipse.jetty.ee11.websocket.jakarta.server.config.JakartaWebSocketServletContainerInitializer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.websocket.api.ExtensionConfig;
@@ -28,7 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The WAR mount: a web application on Jetty's ee11 Servlet container, its listener mounting websocket through
- * {@code JettyWebSocketServerContainer}, and a servlet (standing in for long-polling) on the same path.
+ * the Jakarta {@code ServerContainer}, and a servlet (standing in for long-polling) on the same path.
  */
 @Timeout(30)
 class ServletMountTest {
@@ -44,7 +48,7 @@ class ServletMountTest {
         }
     }
 
-    /** A web application at {@code /app}, deployed as Jetty deploys a WAR with the ee11-websocket-jetty module. */
+    /** A web application at {@code /app}, deployed as Jetty deploys a WAR with the ee11-websocket-jakarta module. */
     private void deploy(ServerOptions options, boolean withWebSocketModule) throws Exception {
         jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
@@ -55,7 +59,7 @@ class ServletMountTest {
         polling.setAsyncSupported(true);
         context.addServlet(polling, "/cometd/*");
         if (withWebSocketModule) {
-            JettyWebSocketServletContainerInitializer.configure(context, null);
+            JakartaWebSocketServletContainerInitializer.configure(context, null);
         }
         context.addEventListener(new WarListener(options));
         jetty.setHandler(context);
@@ -115,12 +119,36 @@ class ServletMountTest {
     }
 
     @Test
-    void mountingWithoutJettysWebSocketContainerSaysWhatIsMissing() {
-        try (BayeuxServer bayeux = BayeuxServer.create(ServerOptions.defaults())) {
-            IllegalStateException failure = assertThrows(IllegalStateException.class,
-                    () -> WebSocketServletMount.mount(new ServletContextHandler("/bare").getServletContext(), bayeux,
-                            "/cometd/*"));
-            assertTrue(failure.getMessage().contains("ee11-websocket-jetty"), failure.getMessage());
+    void withoutAJakartaWebSocketContainerTheApplicationServesLongPollingAndSaysWhyOnce() throws Exception {
+        try (LogCapture log = new LogCapture()) {
+            deploy(ServerOptions.defaults(), false);
+            List<String> warnings = log.from(UpgradeFilter.class);
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains("ee11-websocket-jakarta"), warnings.get(0));
+        }
+        Map<String, Object> handshake = new PollingClient(InMemoryTransport.polling(bayeux()), "b").handshake();
+        assertFalse(((List<?>) handshake.get("supportedConnectionTypes")).contains("websocket"), handshake.toString());
+        ContentResponse response = clients.http().GET(uri("http"));
+        assertEquals("long-polling answers here", response.getContentAsString());
+        assertThrows(Exception.class, () -> RawSocket.connect(clients.webSocket(), uri("ws")).close(),
+                "an upgrade is not accepted");
+    }
+
+    @Test
+    void theContainerIsFoundWhenTheContextStartsIfItWasNotThereAtMountTime() throws Exception {
+        // Spring Boot's Tomcat starts its WebSocket support after the initializers that mount: the order here.
+        jetty = new Server();
+        ServerConnector connector = new ServerConnector(jetty);
+        connector.setHost("127.0.0.1");
+        jetty.addConnector(connector);
+        context = new ServletContextHandler("/app");
+        context.addServlet(new ServletHolder(new StandIn()), "/cometd/*");
+        context.addEventListener(new WarListener(ServerOptions.defaults()));
+        JakartaWebSocketServletContainerInitializer.configure(context, null);
+        jetty.setHandler(context);
+        jetty.start();
+        try (ScriptedClient client = new ScriptedClient(RawSocket.connect(clients.webSocket(), uri("ws")))) {
+            assertEquals(true, client.handshake().get("successful"));
         }
     }
 

@@ -11,7 +11,7 @@ import java.util.Map;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.websocket.api.ExtensionConfig;
-import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.core.CoreSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -58,7 +58,7 @@ class SocketSettingsTest {
                 ScriptedClient client = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri()))) {
             client.handshake();
             client.connect();
-            Session serverSide = server.openSockets().iterator().next();
+            CoreSession serverSide = server.accepted().get(0).session();
             assertEquals(Duration.ofMillis(2500), serverSide.getIdleTimeout());
             assertTrue(serverSide.getIdleTimeout().toMillis() > options.timeout());
 

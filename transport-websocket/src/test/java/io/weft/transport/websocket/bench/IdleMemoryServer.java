@@ -2,6 +2,7 @@ package io.weft.transport.websocket.bench;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
+import io.weft.transport.websocket.WebSocketHandler;
 import io.weft.transport.websocket.WebSocketTransport;
 import io.weft.transport.websocket.examples.WarListener;
 import java.io.BufferedReader;
@@ -9,14 +10,12 @@ import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.charset.StandardCharsets;
-import java.util.Collection;
-import java.util.function.Supplier;
+import java.util.function.IntSupplier;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee11.websocket.server.JettyWebSocketServerContainer;
-import org.eclipse.jetty.ee11.websocket.server.config.JettyWebSocketServletContainerInitializer;
+import org.eclipse.jetty.ee11.websocket.jakarta.server.JakartaWebSocketServerContainer;
+import org.eclipse.jetty.ee11.websocket.jakarta.server.config.JakartaWebSocketServletContainerInitializer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /**
  * The server JVM of {@link IdleMemoryBenchmark}: a Weft server with default options, websocket mounted as the README
@@ -42,22 +41,22 @@ public final class IdleMemoryServer {
         connector.setAcceptQueueSize(1024);
         server.addConnector(connector);
         BayeuxServer bayeux;
-        Supplier<Collection<?>> sockets;
+        IntSupplier sockets;
         if (servlet) {
-            // The WAR mount: a Servlet context whose listener mounts websocket through Jetty's container.
+            // The WAR mount: a Servlet context whose listener mounts websocket through Jetty's Jakarta container.
             ServletContextHandler context = new ServletContextHandler("/");
-            JettyWebSocketServletContainerInitializer.configure(context, null);
+            JakartaWebSocketServletContainerInitializer.configure(context, null);
             context.addEventListener(new WarListener(unboundedPerAddress()));
             server.setHandler(context);
             server.start();
             bayeux = (BayeuxServer) context.getServletContext().getAttribute(BayeuxServer.class.getName());
-            sockets = () -> JettyWebSocketServerContainer.getContainer(context.getServletContext()).getOpenSessions();
+            sockets = () -> JakartaWebSocketServerContainer.getContainer(context.getServletContext()).getOpenSessions().size();
         } else {
             bayeux = BayeuxServer.create(unboundedPerAddress());
-            WebSocketUpgradeHandler webSocket = WebSocketTransport.install(bayeux, server, "/cometd/*");
+            WebSocketHandler webSocket = WebSocketTransport.install(bayeux, server, "/cometd/*");
             server.setHandler(webSocket);
             server.start();
-            sockets = () -> webSocket.getServerWebSocketContainer().getOpenSessions();
+            sockets = webSocket::openSockets;
         }
         System.out.println("PORT " + connector.getLocalPort());
         System.out.flush();
@@ -66,12 +65,12 @@ public final class IdleMemoryServer {
         for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
             if (line.equals("count")) {
                 System.out.println("SESSIONS " + bayeux.getSessions().size() + " SOCKETS "
-                        + sockets.get().size());
+                        + sockets.getAsInt());
                 System.out.flush();
             } else if (line.equals("gc")) {
                 long used = usedAfterFullGc();
                 System.out.println("HEAP " + used + " SESSIONS " + bayeux.getSessions().size() + " SOCKETS "
-                        + sockets.get().size());
+                        + sockets.getAsInt());
                 System.out.flush();
             }
         }

@@ -8,7 +8,7 @@ import jakarta.servlet.ServletContextListener;
 
 /**
  * The WAR mount as the module README shows it: a listener of the web application (declared in web.xml or with
- * {@code @WebListener}) creates the Bayeux server and mounts websocket through Jetty's container.
+ * {@code @WebListener}) creates the Bayeux server and mounts websocket through the container's Jakarta WebSocket {@code ServerContainer}.
  */
 public class WarListener implements ServletContextListener {
     private final ServerOptions options;

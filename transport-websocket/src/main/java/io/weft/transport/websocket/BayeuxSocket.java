@@ -1,0 +1,315 @@
+package io.weft.transport.websocket;
+
+import io.weft.server.api.ClientRequest;
+import io.weft.server.api.Limit;
+import io.weft.server.api.Message;
+import io.weft.server.api.Promise;
+import io.weft.server.spi.Addresses;
+import io.weft.server.spi.Connection;
+import io.weft.server.spi.Inbound;
+import io.weft.server.spi.MessageDecodeException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Bayeux {@code websocket} connection, whatever WebSocket API carries it: each text message from the client is a
+ * batch (a JSON array, or one message object) for the engine, and each {@link #send} from the engine is one text
+ * message to the client. The container's side is a {@link Wire}: {@link WebSocketEndpoint} on the Jakarta API (any
+ * Servlet container), {@link JettyFrameHandler} on Jetty's core WebSocket API (embedded Jetty).
+ *
+ * <p>The adapter calls {@link #open}, the message methods and {@link #ended} one at a time, in the order the socket
+ * gives them. The engine calls {@link #send} from any thread, never again before the previous write's promise has
+ * completed, which is all both APIs allow. Closing the socket does not end the Bayeux session: it expires after
+ * {@code maxInterval} unless a client resumes it on a new socket.
+ *
+ * <p>Backpressure. Each batch goes to the engine as it arrives, and the batches whose replies are not yet written are
+ * counted: a client that sends without reading what comes back makes that count grow, and past
+ * {@code maxPendingFrames} its socket is closed with 1008 and the refusal counted ({@link Limit#PENDING_FRAMES}). (The
+ * Jakarta API cannot stop reading a socket, so this is the one bound that works on every container.) The engine
+ * bounds the replies waiting to be written by the same option.
+ *
+ * <p>Nothing thrown while a message is handled reaches the container: the socket is closed with 1011 and a fixed
+ * reason, never the failure's details.
+ */
+final class BayeuxSocket implements Connection {
+    static final int BAD_DATA = 1003;
+    static final int POLICY_VIOLATION = 1008;
+    static final int MESSAGE_TOO_LARGE = 1009;
+    static final int SERVER_ERROR = 1011;
+    private static final Logger LOG = LoggerFactory.getLogger(WebSocketEndpoint.class);
+    /** RFC 6455: a close reason is at most 123 bytes of UTF-8. */
+    private static final int MAX_CLOSE_REASON = 123;
+    private static final String SERVER_FAILURE = "server error";
+
+    /** What a {@link BayeuxSocket} needs of its WebSocket. */
+    interface Wire {
+        /** Writes one text message of UTF-8 {@code json}, completing {@code written} when done. One at a time. */
+        void write(byte[] json, Promise<Void> written);
+
+        /** Starts the close handshake with {@code code} and {@code reason} (at most 123 bytes of UTF-8, or null). */
+        void close(int code, String reason);
+    }
+
+    private final WebSocketTransport transport;
+    private final String browserId;
+    private final String issuedBrowserId;
+    private final ClientRequest request;
+    private final OwnSessions ownSessions;
+    private final PeerFaults faults;
+    private final int maxPendingFrames;
+    /** Batches received whose replies are not yet written. */
+    private final AtomicInteger pendingBatches = new AtomicInteger();
+    /** Set by the first close this side starts; messages that arrive afterwards are dropped. */
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private volatile Wire wire;
+    private volatile Inbound inbound;
+
+    /** @param request what the upgrade request carried, or null (tests) */
+    BayeuxSocket(WebSocketTransport transport, String browserId, String issuedBrowserId, ClientRequest request) {
+        this.transport = transport;
+        this.browserId = browserId;
+        this.issuedBrowserId = issuedBrowserId;
+        this.request = request;
+        this.ownSessions = transport.options().requireHandshakePerConnection() ? new OwnSessions() : null;
+        this.faults = transport.faults();
+        this.maxPendingFrames = transport.options().maxPendingFrames();
+    }
+
+    // ---- Connection: called by the engine ----
+
+    @Override
+    public String type() {
+        return WebSocketTransport.CONNECTION_TYPE;
+    }
+
+    @Override
+    public boolean isPersistent() {
+        return true;
+    }
+
+    /** The browser cookie the upgrade request carried, or null (see the module README for why not a minted one). */
+    @Override
+    public String browserId() {
+        return browserId;
+    }
+
+    @Override
+    public ClientRequest request() {
+        return request;
+    }
+
+    /** The browser cookie the upgrade response set, when the request carried none. */
+    @Override
+    public String issuedBrowserId() {
+        return issuedBrowserId;
+    }
+
+    /** The client's address as the upgrade request gave it (behind a trusted proxy, the forwarded one), or null. */
+    @Override
+    public InetAddress remoteAddress() {
+        InetSocketAddress address = request == null ? null : request.getRemoteAddress();
+        return address == null ? null : Addresses.of(address);
+    }
+
+    @Override
+    public void send(List<Message> messages, Promise<Void> written) {
+        Wire socket = wire;
+        if (socket == null || closing.get()) {
+            written.fail(new ClosedChannelException());
+            return;
+        }
+        try {
+            if (ownSessions != null) {
+                ownSessions.learn(messages);
+            }
+            socket.write(transport.engine().codec().encode(messages), written);
+        } catch (Throwable x) {
+            LOG.warn("websocket to {}: could not write {} messages; closing it (1011)", remote(), messages.size(), x);
+            written.fail(x);
+            close(SERVER_ERROR, SERVER_FAILURE);
+        }
+    }
+
+    /** The engine gave up on this socket (its client does not read): 1008 with the engine's reason. */
+    @Override
+    public void close(String reason) {
+        if (close(POLICY_VIOLATION, reason)) {
+            faults.pendingFrames(remote(), maxPendingFrames);
+        }
+    }
+
+    // ---- called by the adapter ----
+
+    /** The socket is open: the engine learns of the connection. */
+    void open(Wire socket) {
+        this.wire = socket;
+        transport.opened();
+        try {
+            this.inbound = transport.engine().open(this);
+        } catch (Throwable x) {
+            failed(x);
+        }
+    }
+
+    /** A text message. */
+    void text(String text) {
+        if (!closing.get()) {
+            handle(() -> transport.engine().codec().decode(text));
+        }
+    }
+
+    /** A text message, as the UTF-8 bytes it came in. */
+    void text(byte[] utf8, int offset, int length) {
+        if (!closing.get()) {
+            handle(() -> transport.engine().codec().decode(utf8, offset, length));
+        }
+    }
+
+    /** How a text message becomes a batch. */
+    private interface Decoding {
+        List<Message.Mutable> decode() throws MessageDecodeException;
+    }
+
+    private void handle(Decoding decoding) {
+        try {
+            List<Message.Mutable> batch;
+            try {
+                batch = decoding.decode();
+            } catch (MessageDecodeException x) {
+                refuse(x);
+                return;
+            }
+            receive(batch);
+        } catch (Throwable x) {
+            failed(x);
+        }
+    }
+
+    private void receive(List<Message.Mutable> batch) {
+        if (pendingBatches.incrementAndGet() > maxPendingFrames) {
+            if (close(POLICY_VIOLATION, "more than " + maxPendingFrames + " batches waited for their replies to be "
+                    + "written (maxPendingFrames): read what the server sends")) {
+                transport.engine().refused(Limit.PENDING_FRAMES);
+                faults.pendingFrames(remote(), maxPendingFrames);
+            }
+            return;
+        }
+        if (ownSessions != null) {
+            ownSessions.restrict(batch);
+        }
+        inbound.receive(batch, new Promise<>() {
+            @Override
+            public void succeed(Void result) {
+                pendingBatches.decrementAndGet();
+            }
+
+            @Override
+            public void fail(Throwable failure) {
+                pendingBatches.decrementAndGet();
+            }
+        });
+    }
+
+    /** Text that is not a batch (1003), or a batch past a limit the codec has already counted (1009). */
+    private void refuse(MessageDecodeException x) {
+        if (x.limit() != null) {
+            faults.overLimit(remote(), x.getMessage());
+            close(MESSAGE_TOO_LARGE, x.getMessage());
+        } else {
+            faults.notBatch(remote(), x.getMessage());
+            close(BAD_DATA, x.getMessage());
+        }
+    }
+
+    /** A binary message: Bayeux is JSON text (1003). */
+    void binary(int size) {
+        if (closing.get()) {
+            return;
+        }
+        faults.binary(remote(), size);
+        close(BAD_DATA, "binary frames are not Bayeux messages: send JSON text");
+    }
+
+    /** A message over {@code maxMessageSize}, refused by the container or by the adapter (which closes with 1009). */
+    void tooLarge(String reason) {
+        transport.engine().refused(Limit.MESSAGE_SIZE);
+        faults.tooLarge(remote(), reason);
+    }
+
+    /** Whether this side has started to close the socket. */
+    boolean isClosing() {
+        return closing.get();
+    }
+
+    /** The socket has closed (either side) or failed. Once per socket. */
+    void ended() {
+        transport.closed();
+        Inbound in = inbound;
+        if (in == null) {
+            return;
+        }
+        try {
+            in.closed();
+        } catch (Throwable x) {
+            LOG.warn("websocket from {}: the engine failed to end the connection", remote(), x);
+        }
+    }
+
+    /** A bug, not bad input: the operator gets the stack trace, the client a 1011 with a fixed reason. */
+    void failed(Throwable x) {
+        LOG.warn("websocket from {}: server failure; closing it (1011)", remote(), x);
+        close(SERVER_ERROR, SERVER_FAILURE);
+    }
+
+    /**
+     * Starts closing the socket, unless a close has already started.
+     *
+     * @return whether this call started the close
+     */
+    boolean close(int code, String reason) {
+        if (!closing.compareAndSet(false, true)) {
+            return false;
+        }
+        Wire socket = wire;
+        if (socket != null) {
+            try {
+                socket.close(code, truncate(reason));
+            } catch (RuntimeException x) {
+                LOG.debug("websocket from {}: close failed: {}", remote(), x.toString());
+            }
+        }
+        return true;
+    }
+
+    Object remote() {
+        InetSocketAddress address = request == null ? null : request.getRemoteAddress();
+        return address == null ? "?" : address;
+    }
+
+    static String truncate(String reason) {
+        if (reason == null) {
+            return null;
+        }
+        String result = reason;
+        while (result.getBytes(StandardCharsets.UTF_8).length > MAX_CLOSE_REASON) {
+            int end = result.length() - 1;
+            if (end > 0 && Character.isHighSurrogate(result.charAt(end - 1))) {
+                end--;
+            }
+            result = result.substring(0, end);
+        }
+        return result;
+    }
+
+    @Override
+    public String toString() {
+        return "WebSocket[" + remote() + (closing.get() ? " closing" : "") + "]";
+    }
+}
