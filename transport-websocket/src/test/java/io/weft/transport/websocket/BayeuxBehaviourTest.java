@@ -7,28 +7,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The behaviour every transport must show, end to end over real sockets, written as raw Bayeux JSON. */
+/**
+ * The behaviour every transport must show, end to end over real sockets, written as raw Bayeux JSON: on embedded
+ * Jetty and in a real Tomcat 11 (the WAR wiring), over websocket, long-polling and callback-polling.
+ */
 @Timeout(30)
 class BayeuxBehaviourTest {
     @RegisterExtension
     static final Clients clients = new Clients();
-    private EmbeddedServer server;
-
-    @BeforeEach
-    void startServer() throws Exception {
-        server = EmbeddedServer.start();
-    }
+    private BayeuxHost server;
 
     @AfterEach
     void stopServer() throws Exception {
-        server.close();
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    static Stream<Arguments> everywhere() {
+        return Container.with(TransportKind.values());
     }
 
     private ScriptedClient client(TransportKind transport, String cookie) throws Exception {
@@ -39,9 +44,10 @@ class BayeuxBehaviourTest {
         return "BAYEUX_BROWSER=" + id;
     }
 
-    @ParameterizedTest
-    @EnumSource(TransportKind.class)
-    void handshakeGivesAClientIdAndOffersTheTransport(TransportKind transport) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everywhere")
+    void handshakeGivesAClientIdAndOffersTheTransport(Container container, TransportKind transport) throws Exception {
+        server = container.start();
         try (ScriptedClient client = client(transport, browser("b1"))) {
             Map<String, Object> reply = client.handshake();
             assertEquals(true, reply.get("successful"), reply.toString());
@@ -52,9 +58,10 @@ class BayeuxBehaviourTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(TransportKind.class)
-    void subscriberReceivesWhatAnotherClientPublishes(TransportKind transport) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everywhere")
+    void subscriberReceivesWhatAnotherClientPublishes(Container container, TransportKind transport) throws Exception {
+        server = container.start();
         try (ScriptedClient alice = client(transport, browser("alice"));
                 ScriptedClient bob = client(transport, browser("bob"))) {
             alice.handshake();
@@ -70,9 +77,10 @@ class BayeuxBehaviourTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(TransportKind.class)
-    void unsubscribedClientNoLongerReceives(TransportKind transport) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everywhere")
+    void unsubscribedClientNoLongerReceives(Container container, TransportKind transport) throws Exception {
+        server = container.start();
         try (ScriptedClient alice = client(transport, browser("alice"));
                 ScriptedClient bob = client(transport, browser("bob"))) {
             alice.handshake();
@@ -94,9 +102,10 @@ class BayeuxBehaviourTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(TransportKind.class)
-    void disconnectEndsTheSession(TransportKind transport) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everywhere")
+    void disconnectEndsTheSession(Container container, TransportKind transport) throws Exception {
+        server = container.start();
         try (ScriptedClient alice = client(transport, browser("alice"))) {
             alice.handshake();
             alice.connect();
@@ -110,9 +119,10 @@ class BayeuxBehaviourTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(TransportKind.class)
-    void unknownClientIsToldToHandshake(TransportKind transport) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everywhere")
+    void unknownClientIsToldToHandshake(Container container, TransportKind transport) throws Exception {
+        server = container.start();
         try (ScriptedClient stranger = client(transport, browser("stranger"))) {
             stranger.resume("not-a-session");
             Map<String, Object> reply = stranger.connect();
@@ -122,9 +132,10 @@ class BayeuxBehaviourTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(TransportKind.class)
-    void reloadedPageResumesItsSession(TransportKind transport) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everywhere")
+    void reloadedPageResumesItsSession(Container container, TransportKind transport) throws Exception {
+        server = container.start();
         String clientId;
         try (ScriptedClient page = client(transport, browser("tab"))) {
             page.handshake();
@@ -144,9 +155,10 @@ class BayeuxBehaviourTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(TransportKind.class)
-    void clientIdFromAnotherBrowserIsRefused(TransportKind transport) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everywhere")
+    void clientIdFromAnotherBrowserIsRefused(Container container, TransportKind transport) throws Exception {
+        server = container.start();
         try (ScriptedClient owner = client(transport, browser("owner"));
                 ScriptedClient thief = client(transport, browser("thief"));
                 ScriptedClient cookieless = client(transport, null)) {

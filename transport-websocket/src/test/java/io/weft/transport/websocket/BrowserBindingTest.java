@@ -126,7 +126,7 @@ class BrowserBindingTest {
     void sessionCreatedOverLongPollingIsReachableOnlyFromItsBrowsersSockets() throws Exception {
         String clientId;
         try (ScriptedClient polling = new ScriptedClient(
-                new HttpWire(clients.http(), server.httpUri(), "BAYEUX_BROWSER=poller"))) {
+                new HttpWire(clients.http(), server.httpUri(), "BAYEUX_BROWSER=poller", false))) {
             polling.handshake();
             assertEquals(true, polling.connect().get("successful"));
             clientId = polling.clientId();
@@ -171,7 +171,7 @@ class BrowserBindingTest {
                 ScriptedClient stranger = new ScriptedClient(socket(null))) {
             String cookie = "BAYEUX_BROWSER=" + cookieValue(socketFirst.setCookies());
             String clientId;
-            try (ScriptedClient polling = new ScriptedClient(new HttpWire(clients.http(), server.httpUri(), cookie))) {
+            try (ScriptedClient polling = new ScriptedClient(new HttpWire(clients.http(), server.httpUri(), cookie, false))) {
                 polling.handshake();
                 clientId = polling.clientId();
             }

@@ -15,7 +15,7 @@ import org.eclipse.jetty.server.ServerConnector;
  * A Weft server on embedded Jetty, loopback, port 0, mounted as the module README shows: websocket upgrades on
  * {@code /cometd/*}, and every other request falls through to long-polling.
  */
-final class EmbeddedServer implements AutoCloseable {
+final class EmbeddedServer implements BayeuxHost {
     static final String PATH = "/cometd";
 
     private final BayeuxServer bayeux;
@@ -50,7 +50,8 @@ final class EmbeddedServer implements AutoCloseable {
         return start(ServerOptions.defaults());
     }
 
-    BayeuxServer bayeux() {
+    @Override
+    public BayeuxServer bayeux() {
         return bayeux;
     }
 
@@ -62,11 +63,13 @@ final class EmbeddedServer implements AutoCloseable {
         return connector().getLocalPort();
     }
 
-    URI wsUri() {
+    @Override
+    public URI wsUri() {
         return URI.create("ws://127.0.0.1:" + port() + PATH);
     }
 
-    URI httpUri() {
+    @Override
+    public URI httpUri() {
         return URI.create("http://127.0.0.1:" + port() + PATH);
     }
 

@@ -20,30 +20,39 @@ import org.eclipse.jetty.http.HttpMethod;
 /**
  * Long-polling as a browser does it, by hand: each batch is one POST of raw JSON (several may be in flight, as a held
  * {@code /meta/connect} is), with the browser's {@code Cookie} header if it has one; each response body is a batch.
+ * Or callback-polling, as the official JavaScript client's JSONP does it: each batch one GET with the {@code jsonp}
+ * and {@code message} parameters, each response {@code callback([...])}.
  */
 final class HttpWire implements Wire {
+    /** The callback name the official JavaScript client uses for its first JSONP request. */
+    private static final String CALLBACK = "_cometd_jsonp_0";
     private final HttpClient http;
     private final URI uri;
     private final String cookie;
+    private final boolean jsonp;
     private final Inbox inbox = new Inbox();
     private final List<Consumer<List<Map<String, Object>>>> listeners = new CopyOnWriteArrayList<>();
     private final Set<Request> inFlight = ConcurrentHashMap.newKeySet();
 
-    HttpWire(HttpClient http, URI uri, String cookie) {
+    /** @param jsonp whether to speak callback-polling rather than long-polling */
+    HttpWire(HttpClient http, URI uri, String cookie, boolean jsonp) {
         this.http = http;
         this.uri = uri;
         this.cookie = cookie;
+        this.jsonp = jsonp;
     }
 
     @Override
     public String connectionType() {
-        return "long-polling";
+        return jsonp ? "callback-polling" : "long-polling";
     }
 
     @Override
     public void send(String batch) {
-        Request request = http.newRequest(uri).method(HttpMethod.POST)
-                .body(new StringRequestContent("application/json", batch, StandardCharsets.UTF_8));
+        Request request = jsonp
+                ? http.newRequest(uri).method(HttpMethod.GET).param("jsonp", CALLBACK).param("message", batch)
+                : http.newRequest(uri).method(HttpMethod.POST)
+                        .body(new StringRequestContent("application/json", batch, StandardCharsets.UTF_8));
         if (cookie != null) {
             request.headers(headers -> headers.put(HttpHeader.COOKIE, cookie));
         }
@@ -53,12 +62,23 @@ final class HttpWire implements Wire {
             public void onComplete(Result result) {
                 inFlight.remove(request);
                 if (result.isSucceeded() && result.getResponse().getStatus() == 200) {
-                    List<Map<String, Object>> received = Json.array(getContentAsString(StandardCharsets.UTF_8));
+                    List<Map<String, Object>> received = Json.array(unwrap(getContentAsString(StandardCharsets.UTF_8)));
                     listeners.forEach(listener -> listener.accept(received));
                     inbox.add(received);
                 }
             }
         });
+    }
+
+    /** The JSON of a response body: as it is, or what a JSONP body passes to the callback. */
+    private String unwrap(String body) {
+        if (!jsonp) {
+            return body;
+        }
+        if (!body.startsWith(CALLBACK + "(") || !body.endsWith(")")) {
+            throw new AssertionError("not a JSONP response for " + CALLBACK + ": " + body);
+        }
+        return body.substring(CALLBACK.length() + 1, body.length() - 1);
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
+import java.util.stream.Stream;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -16,16 +17,16 @@ import org.cometd.client.BayeuxClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The official CometD 9 Java client, unchanged, against Weft: the interoperability the design promises. */
 @Timeout(30)
 class OfficialClientTest {
     private static OfficialClients clients;
-    private EmbeddedServer server;
+    private BayeuxHost server;
 
     @BeforeAll
     static void startClients() throws Exception {
@@ -37,20 +38,22 @@ class OfficialClientTest {
         clients.close();
     }
 
-    @BeforeEach
-    void startServer() throws Exception {
-        server = EmbeddedServer.start();
-    }
-
     @AfterEach
     void stopServer() throws Exception {
-        server.close();
+        if (server != null) {
+            server.close();
+        }
     }
 
-    @ParameterizedTest
-    @EnumSource(TransportKind.class)
-    void officialClientHandshakesSubscribesPublishesUnsubscribesAndDisconnects(TransportKind transport)
-            throws Exception {
+    static Stream<Arguments> everywhere() {
+        return Container.with(TransportKind.WEBSOCKET, TransportKind.LONG_POLLING);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everywhere")
+    void officialClientHandshakesSubscribesPublishesUnsubscribesAndDisconnects(Container container,
+            TransportKind transport) throws Exception {
+        server = container.start();
         BayeuxClient alice = clients.client(server, transport);
         BayeuxClient bob = clients.client(server, transport);
         try {

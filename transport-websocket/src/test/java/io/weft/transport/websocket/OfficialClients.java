@@ -22,10 +22,11 @@ final class OfficialClients implements AutoCloseable {
     }
 
     /** A new official client of {@code server} speaking only {@code transport}. */
-    BayeuxClient client(EmbeddedServer server, TransportKind transport) {
+    BayeuxClient client(BayeuxHost server, TransportKind transport) {
         ClientTransport clientTransport = switch (transport) {
             case WEBSOCKET -> new org.cometd.client.websocket.jakarta.WebSocketTransport(new HashMap<>(), scheduler, webSocket);
             case LONG_POLLING -> new JettyHttpClientTransport(new HashMap<>(), http);
+            case CALLBACK_POLLING -> throw new IllegalArgumentException("the official Java client has no JSONP");
         };
         return new BayeuxClient(server.httpUri().toString(), scheduler, clientTransport);
     }

@@ -63,7 +63,7 @@ public class OriginTest {
         }
     }
 
-    private static int refusedWith(Throwable failure) {
+    static int refusedWith(Throwable failure) {
         Throwable cause = failure instanceof ExecutionException ? failure.getCause() : failure;
         assertTrue(cause instanceof UpgradeException, String.valueOf(cause));
         return ((UpgradeException) cause).getResponseStatusCode();

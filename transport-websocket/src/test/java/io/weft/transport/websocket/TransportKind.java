@@ -4,14 +4,20 @@ package io.weft.transport.websocket;
 enum TransportKind {
     WEBSOCKET("websocket") {
         @Override
-        Wire open(EmbeddedServer server, Clients clients, String cookie) throws Exception {
+        Wire open(BayeuxHost server, Clients clients, String cookie) throws Exception {
             return RawSocket.connect(clients.webSocket(), server.wsUri(), cookie);
         }
     },
     LONG_POLLING("long-polling") {
         @Override
-        Wire open(EmbeddedServer server, Clients clients, String cookie) {
-            return new HttpWire(clients.http(), server.httpUri(), cookie);
+        Wire open(BayeuxHost server, Clients clients, String cookie) {
+            return new HttpWire(clients.http(), server.httpUri(), cookie, false);
+        }
+    },
+    CALLBACK_POLLING("callback-polling") {
+        @Override
+        Wire open(BayeuxHost server, Clients clients, String cookie) {
+            return new HttpWire(clients.http(), server.httpUri(), cookie, true);
         }
     };
 
@@ -26,5 +32,5 @@ enum TransportKind {
     }
 
     /** A new wire to {@code server}, from a browser with this {@code Cookie} header (null: a client without cookies). */
-    abstract Wire open(EmbeddedServer server, Clients clients, String cookie) throws Exception;
+    abstract Wire open(BayeuxHost server, Clients clients, String cookie) throws Exception;
 }

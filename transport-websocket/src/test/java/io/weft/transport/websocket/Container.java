@@ -1,0 +1,30 @@
+package io.weft.transport.websocket;
+
+import java.util.Arrays;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+
+/** Where the behaviour suite runs Weft: embedded Jetty (the README's embedded mount), or a web application in Tomcat. */
+enum Container {
+    JETTY {
+        @Override
+        BayeuxHost start() throws Exception {
+            return EmbeddedServer.start();
+        }
+    },
+    TOMCAT {
+        @Override
+        BayeuxHost start() throws Exception {
+            return TomcatServer.start();
+        }
+    };
+
+    /** A server with the default options, started on 127.0.0.1 and a free port. */
+    abstract BayeuxHost start() throws Exception;
+
+    /** Every container with every transport in {@code transports}, as arguments of a parameterized test. */
+    static Stream<Arguments> with(TransportKind... transports) {
+        return Arrays.stream(values()).flatMap(container -> Arrays.stream(transports)
+                .map(transport -> Arguments.of(container, transport)));
+    }
+}

@@ -1,0 +1,99 @@
+package io.weft.transport.websocket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.server.api.ClientRequest;
+import io.weft.server.api.Limit;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.client.ClientUpgradeRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What the Jakarta mount does before and around the upgrade, in a real Tomcat 11 (the behaviour suite covers the
+ * conversation): the browser cookie set on the 101, the origin check, the upgrade request's copy for the security
+ * policy, and the bounds Tomcat enforces for Weft (over {@code maxMessageSize}: 1009, counted).
+ */
+@Timeout(30)
+class TomcatMountTest {
+    @RegisterExtension
+    static final Clients clients = new Clients();
+    private TomcatServer server;
+
+    @BeforeEach
+    void startServer() throws Exception {
+        server = TomcatServer.start();
+    }
+
+    @AfterEach
+    void stopServer() throws Exception {
+        server.close();
+    }
+
+    @Test
+    void anUpgradeWithoutTheBrowserCookieGetsOneOnThe101() throws Exception {
+        try (RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri())) {
+            List<String> cookies = socket.setCookies();
+            assertEquals(1, cookies.size(), cookies.toString());
+            assertTrue(cookies.get(0).startsWith("BAYEUX_BROWSER="), cookies.get(0));
+            assertTrue(cookies.get(0).contains("HttpOnly"), cookies.get(0));
+        }
+        try (RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri(), "BAYEUX_BROWSER=known")) {
+            assertEquals(List.of(), socket.setCookies(), "a browser that has one keeps it");
+        }
+    }
+
+    @Test
+    void theSecurityPolicySeesWhatTheUpgradeRequestCarried() throws Exception {
+        try (ScriptedClient client = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri(),
+                "BAYEUX_BROWSER=b1; theme=dark"))) {
+            client.handshake();
+            ClientRequest upgrade = server.bayeux().getSession(client.clientId()).getRequest();
+            assertEquals("dark", upgrade.getCookie("theme"));
+            assertEquals("127.0.0.1", upgrade.getRemoteAddress().getAddress().getHostAddress());
+            assertEquals(null, upgrade.getHeader("Sec-WebSocket-Key"), "the handshake's own headers are not kept");
+        }
+    }
+
+    @Test
+    void aForeignOriginIsRefusedWith403() {
+        ClientUpgradeRequest request = new ClientUpgradeRequest();
+        request.setHeader("Origin", "https://evil.example");
+        ExecutionException refused = assertThrows(ExecutionException.class, () -> clients.webSocket()
+                .connect(new OriginTest.Quiet(), server.wsUri(), request).get(5, TimeUnit.SECONDS));
+        assertEquals(403, OriginTest.refusedWith(refused));
+    }
+
+    @Test
+    void aMessageOverMaxMessageSizeClosesTheSocketWith1009AndIsCounted() throws Exception {
+        try (RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri(), "BAYEUX_BROWSER=big")) {
+            socket.send("[{\"channel\":\"/x\",\"data\":\"" + "x".repeat(70_000) + "\"}]");
+            assertEquals(1009, socket.awaitClose(10).code());
+        }
+        // The server side learns of the close as the client does, on its own thread.
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (server.bayeux().getRefusals().get(Limit.MESSAGE_SIZE) == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(1L, server.bayeux().getRefusals().get(Limit.MESSAGE_SIZE));
+    }
+
+    @Test
+    void aBinaryMessageClosesTheSocketWith1003() throws Exception {
+        try (RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri(), "BAYEUX_BROWSER=bin")) {
+            socket.session().sendBinary(ByteBuffer.wrap(new byte[] {1, 2, 3}), Callback.NOOP);
+            RawSocket.Closed closed = socket.awaitClose(10);
+            assertEquals(1003, closed.code());
+            assertTrue(closed.reason().contains("JSON text"), closed.reason());
+        }
+    }
+}
