@@ -4,12 +4,7 @@ import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.transport.longpoll.LongPollingServlet;
 import io.weft.transport.websocket.WebSocketServletMount;
-import jakarta.servlet.ServletContext;
-import jakarta.servlet.ServletContextEvent;
-import jakarta.servlet.ServletContextListener;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.web.servlet.ServletContextInitializer;
@@ -27,7 +22,6 @@ import org.springframework.core.env.Environment;
 public class WeftConfiguration {
     /** Where Bayeux is served, as a Servlet path mapping: it matches {@code /cometd} itself. */
     public static final String PATH = "/cometd/*";
-    private static final Logger LOG = LoggerFactory.getLogger(WeftConfiguration.class);
 
     /**
      * The Bayeux server, with the defaults and any {@code weft.*} property of the environment, by option name as in
@@ -57,27 +51,10 @@ public class WeftConfiguration {
     /**
      * Websocket on the same path, through the container's Jakarta WebSocket {@code ServerContainer}. Boot's Tomcat
      * publishes that container from its WebSocket initializer, which runs after Boot's own initializers (this one
-     * among them), so the mount waits for the context's listeners: by then the container is there, and the context
-     * still takes filters.
+     * among them): the mount's filter finds it when the context starts.
      */
     @Bean
     public ServletContextInitializer webSocketTransport(BayeuxServer bayeux) {
-        return servletContext -> servletContext.addListener(new ServletContextListener() {
-            @Override
-            public void contextInitialized(ServletContextEvent event) {
-                mountWebSocket(servletContext, bayeux);
-            }
-        });
-    }
-
-    private static void mountWebSocket(ServletContext servletContext, BayeuxServer bayeux) {
-        try {
-            // the context Boot's initializer was given: the event's own refuses filters to a listener added in code
-            WebSocketServletMount.mount(servletContext, bayeux, PATH);
-        } catch (IllegalStateException | LinkageError unavailable) {
-            // as the chat WAR does: clients fall back to long-polling, which needs only Servlet 6
-            LOG.warn("websocket is not available in {}: serving long-polling and callback-polling only ({})",
-                    servletContext.getServerInfo(), unavailable.toString());
-        }
+        return servletContext -> WebSocketServletMount.mount(servletContext, bayeux, PATH);
     }
 }
