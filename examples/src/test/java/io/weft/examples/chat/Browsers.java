@@ -14,7 +14,7 @@ import org.openqa.selenium.logging.LoggingPreferences;
  * Debian's Chromium, headless, driven through Debian's chromedriver: nothing is downloaded at run time (Selenium
  * Manager is never asked, since both paths are given).
  */
-final class Browsers {
+public final class Browsers {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
@@ -28,14 +28,14 @@ final class Browsers {
     }
 
     /** Skips the calling test, saying why, where no browser is installed. */
-    static void assumeInstalled() {
+    public static void assumeInstalled() {
         Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
                 "no browser installed: these tests need " + CHROMIUM + " and " + CHROMEDRIVER
                         + " (apt-get install -y chromium chromium-driver; .ci/run installs them)");
     }
 
     /** A new browser with its own profile (so its own cookies: another user). */
-    static ChromeDriver start() {
+    public static ChromeDriver start() {
         SELENIUM.setLevel(Level.SEVERE);
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile())

@@ -3,6 +3,7 @@ package io.weft.examples.starter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.examples.chat.Browsers;
 import io.weft.examples.chat.NpmPackage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,14 +29,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * {@code weft-starter.war} deployed as a user deploys it: copied into {@code webapps/} of a stock Tomcat 11
  * distribution (unpacked by the build under {@code target/tomcat-dist}), which is started with
  * {@code bin/catalina.sh run} in its own process on a free port. The official CometD JavaScript client (npm
  * {@code cometd} 9.0.0 in Node, through {@code cometd-nodejs-client} 2.0.0; {@code node/cometd-check.mjs}) then
- * handshakes, subscribes, publishes, receives its own message and disconnects on each transport. Skipped, saying so,
- * where Node is not installed.
+ * handshakes, subscribes, publishes, receives its own message and disconnects on each transport; and the starter's
+ * page, in headless Chromium, connects with {@code weft.js}, shows the connection and echoes what it publishes.
+ * Skipped, saying so, where Node is not installed; the page's test also where no browser is.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StarterWarOnTomcatIT {
@@ -105,7 +112,32 @@ class StarterWarOnTomcatIT {
     }
 
     @ParameterizedTest(name = "over {0}")
-    @ValueSource(strings = {"long-polling", "callback-polling"})
+    @ValueSource(strings = {"websocket", "long-polling"})
+    void thePageConnectsShowsTheConnectionAndEchoesWhatItPublishes(String transport) {
+        Browsers.assumeInstalled();
+        ChromeDriver browser = Browsers.start();
+        try {
+            browser.get(base + "/?transport=" + transport);
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+            wait.until(page -> text(page, "state").equals("connected")
+                    && page.findElement(By.cssSelector("#send button")).isEnabled());
+            assertEquals(transport, text(browser, "transport"));
+            assertTrue(text(browser, "client-id").length() >= 16, text(browser, "client-id"));
+
+            String marker = "echo-" + transport;
+            browser.findElement(By.id("text")).sendKeys(marker, Keys.ENTER);
+            wait.until(page -> text(page, "echo").contains(marker));
+        } finally {
+            browser.quit();
+        }
+    }
+
+    private static String text(WebDriver page, String id) {
+        return page.findElement(By.id(id)).getText();
+    }
+
+    @ParameterizedTest(name = "over {0}")
+    @ValueSource(strings = {"websocket", "long-polling", "callback-polling"})
     void theOfficialJavaScriptClientHandshakesSubscribesPublishesReceivesAndDisconnects(String transport)
             throws Exception {
         Path output = Files.createTempFile("cometd-check", ".txt");
