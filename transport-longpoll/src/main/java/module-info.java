@@ -7,6 +7,7 @@ module io.weft.transport.longpoll {
     requires transitive io.weft.server;
     requires transitive org.eclipse.jetty.server;
     requires static transitive jakarta.servlet;
+    requires static org.eclipse.jetty.ee11.servlet;
     requires org.slf4j;
 
     exports io.weft.transport.longpoll;

@@ -1,5 +1,6 @@
 package io.weft.transport.longpoll;
 
+import jakarta.servlet.ServletRequest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Set;
@@ -97,7 +98,7 @@ final class ParkedConnectionWatch {
      * Jetty 12's own servlet context (see {@link JettyServletRequests}); starting returns how to stop, or null. Null
      * when the container is another one.
      */
-    Supplier<Runnable> watcher(Object servletRequest) {
+    Supplier<Runnable> watcher(ServletRequest servletRequest) {
         Request core = JettyServletRequests.coreRequest(servletRequest);
         if (core == null) {
             return null;

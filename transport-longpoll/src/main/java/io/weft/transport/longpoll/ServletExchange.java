@@ -52,7 +52,7 @@ final class ServletExchange implements HttpExchange {
 
     /**
      * @param watcher starts watching the connection for a client that closes it, returning how to stop; null when
-     *     the container offers no way (see {@link ParkedConnectionWatch#watcher(Object)})
+     *     the container offers no way (see {@link ParkedConnectionWatch#watcher(jakarta.servlet.ServletRequest)})
      */
     ServletExchange(HttpServletRequest request, HttpServletResponse response, AsyncContext async,
             Supplier<Runnable> watcher) {
