@@ -12,13 +12,18 @@ import org.slf4j.LoggerFactory;
 public final class ExecutorScheduler implements Scheduler {
     private static final Logger LOG = LoggerFactory.getLogger(ExecutorScheduler.class);
 
+    /** How long {@link #close} waits for a task that is running to end. */
+    private static final long CLOSE_WAIT_MILLIS = 5_000;
+
     private final ScheduledThreadPoolExecutor executor;
+    private volatile Thread thread;
 
     public ExecutorScheduler(String threadName) {
         this.executor = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, threadName);
-            thread.setDaemon(true);
-            return thread;
+            Thread created = new Thread(runnable, threadName);
+            created.setDaemon(true);
+            thread = created;
+            return created;
         });
         executor.setRemoveOnCancelPolicy(true);
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
@@ -49,8 +54,27 @@ public final class ExecutorScheduler implements Scheduler {
         }
     }
 
+    /**
+     * Cancels what is scheduled and returns once the thread has ended (a task that is running is let finish, for up to
+     * 5 s), so that a web application that closes its server in {@code contextDestroyed} leaves no thread behind. From
+     * a task of this scheduler, it does not wait for itself.
+     */
     @Override
     public void close() {
         executor.shutdownNow();
+        if (Thread.currentThread() == thread) {
+            return;
+        }
+        try {
+            if (!executor.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                LOG.warn("a scheduled task did not end within {} ms of close", CLOSE_WAIT_MILLIS);
+            }
+            Thread last = thread;
+            if (last != null) {
+                last.join(CLOSE_WAIT_MILLIS);
+            }
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
