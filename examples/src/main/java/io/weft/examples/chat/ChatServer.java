@@ -26,7 +26,7 @@ import org.eclipse.jetty.util.resource.ResourceFactory;
  *
  * <pre>
  * Server
- *  └ WebSocketHandler      upgrades on /cometd/* become websocket connections
+ *  └ WebSocketHandler             upgrades on /cometd/* become websocket connections (Jetty's core WebSocket API)
  *     └ ContextHandlerCollection  everything else
  *        ├ /cometd  LongPollingHandler   long-polling and callback-polling
  *        ├ (contexts added by the caller: tests serve the official client's files this way)

@@ -14,11 +14,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The chat demo as a web application: declared in the WAR's {@code web.xml}, it creates the Bayeux server with the
  * chat's services, publishes it in the servlet context for the {@link LongPollingServlet} mapped on
- * {@code /cometd/*}, and mounts websocket on the same path through Jetty's WebSocket container.
+ * {@code /cometd/*}, and mounts websocket on the same path through the container's Jakarta WebSocket
+ * {@code ServerContainer}.
  *
- * <p>The container calls it on the thread that starts and stops the web application. Websocket needs a Jetty 12
- * server with the {@code ee11-websocket-jetty} module (the Jetty Maven plugin has it); in any other container (Tomcat)
- * the chat still starts, over long-polling and callback-polling only, and says so in one WARN line.
+ * <p>The container calls it on the thread that starts and stops the web application. Websocket needs a Servlet 6
+ * container with Jakarta WebSocket: Tomcat 10.1+ and 11 as they come, Jetty 12 with its {@code ee11-websocket-jakarta}
+ * module (the Jetty Maven plugin has it). Without it the chat still starts, over long-polling and callback-polling
+ * only, and says so in one WARN line: this listener's, where the container lacks even the Jakarta WebSocket API (a
+ * Jetty without that module: {@code mount} cannot link), or the mount's, when the context starts, where the API is
+ * there but the context has no WebSocket container.
  */
 public class ChatWarListener implements ServletContextListener {
     private static final Logger LOG = LoggerFactory.getLogger(ChatWarListener.class);
@@ -39,7 +43,8 @@ public class ChatWarListener implements ServletContextListener {
         try {
             WebSocketServletMount.mount(context, bayeux, "/cometd/*");
         } catch (IllegalStateException | LinkageError notJetty) {
-            // not Jetty 12 with its WebSocket module: clients fall back to long-polling, which needs only Servlet 6
+            // no Jakarta WebSocket API in the container (a Jetty without ee11-websocket-jakarta): clients fall back
+            // to long-polling, which needs only Servlet 6
             LOG.warn("websocket is not available in {}: serving long-polling and callback-polling only ({})",
                     context.getServerInfo(), notJetty.toString());
         }

@@ -28,9 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The chat WAR's wiring (its listener, and the long-polling servlet as web.xml maps it) in a real Tomcat 11, which has
- * no Jetty WebSocket container: the application starts, offers long-polling and callback-polling (not websocket),
- * chats over them, and leaves no thread of its own behind when Tomcat stops.
+ * The chat WAR's wiring (its listener, and the long-polling servlet as web.xml maps it) in a real Tomcat 11 context
+ * added without Tomcat's WebSocket initializer, so with the Jakarta WebSocket API but no container: the application
+ * starts, offers long-polling and callback-polling (not websocket), chats over them, and leaves no thread of its own
+ * behind when Tomcat stops.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ChatWarOnTomcatTest {

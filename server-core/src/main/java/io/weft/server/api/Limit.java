@@ -32,7 +32,11 @@ public enum Limit {
     QUEUE("maxQueue"),
     /** An unacknowledged message forgotten past {@link ServerOptions#maxUnacknowledged()}. */
     UNACKNOWLEDGED("maxUnacknowledged"),
-    /** A WebSocket closed with 1008 because more than {@link ServerOptions#maxPendingFrames()} frames waited. */
+    /**
+     * A WebSocket closed with 1008 because more than {@link ServerOptions#maxPendingFrames()} of its client's batches
+     * waited for their replies to be written, or more than that many answers waited to be written: a client that
+     * sends without reading.
+     */
     PENDING_FRAMES("maxPendingFrames");
 
     private final String option;
