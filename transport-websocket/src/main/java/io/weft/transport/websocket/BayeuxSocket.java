@@ -43,7 +43,7 @@ final class BayeuxSocket implements Connection {
     static final int POLICY_VIOLATION = 1008;
     static final int MESSAGE_TOO_LARGE = 1009;
     static final int SERVER_ERROR = 1011;
-    private static final Logger LOG = LoggerFactory.getLogger(WebSocketEndpoint.class);
+    private static final Logger LOG = LoggerFactory.getLogger(BayeuxSocket.class);
     /** RFC 6455: a close reason is at most 123 bytes of UTF-8. */
     private static final int MAX_CLOSE_REASON = 123;
     private static final String SERVER_FAILURE = "server error";

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * up to {@code maxMessageSize} (beyond it: 1009). Jetty calls the frame methods one at a time.
  */
 final class JettyFrameHandler implements FrameHandler, BayeuxSocket.Wire {
-    private static final Logger LOG = LoggerFactory.getLogger(WebSocketEndpoint.class);
+    private static final Logger LOG = LoggerFactory.getLogger(BayeuxSocket.class);
 
     private final BayeuxSocket socket;
     private final int maxMessageSize;

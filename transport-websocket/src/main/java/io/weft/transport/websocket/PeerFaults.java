@@ -5,7 +5,7 @@ import io.weft.server.spi.QuietLog;
 /**
  * The log lines of the failures any peer can cause at will, without even a handshake: each kind is written at INFO the
  * first time, then summed up at most once a minute ({@link QuietLog}), so that a peer repeating one cannot flood the
- * log. One per transport (per server), shared by its sockets; the lines come from {@link WebSocketEndpoint}'s logger.
+ * log. One per transport (per server), shared by its sockets; the lines come from {@link BayeuxSocket}'s logger.
  */
 final class PeerFaults {
     private final QuietLog notBatches = quiet("frames that were not Bayeux batches (1003)");
@@ -15,7 +15,7 @@ final class PeerFaults {
     private final QuietLog pendingFrames = quiet("sockets that did not read their frames (1008)");
 
     private static QuietLog quiet(String kind) {
-        return new QuietLog(WebSocketEndpoint.class, kind);
+        return new QuietLog(BayeuxSocket.class, kind);
     }
 
     void notBatch(Object remote, String reason) {

@@ -88,6 +88,11 @@ final class UpgradeFilter implements Filter {
         }
     }
 
+    /** A filter for {@code container}, the context's {@code ServerContainer} attribute if it has one (else null). */
+    static UpgradeFilter of(WebSocketTransport transport, Object container, String path) {
+        return new UpgradeFilter(transport, container instanceof ServerContainer found ? found : null, path);
+    }
+
     /** The endpoint path for a Servlet path spec: {@code /cometd/*} is {@code /cometd}; {@code /*} is {@code /}. */
     static String endpointPath(String pathSpec) {
         String path = pathSpec.endsWith("/*") ? pathSpec.substring(0, pathSpec.length() - 2) : pathSpec;

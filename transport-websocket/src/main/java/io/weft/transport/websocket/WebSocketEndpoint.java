@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p>The class is public only because the Jakarta API requires endpoint classes to be.
  */
 public final class WebSocketEndpoint extends Endpoint implements BayeuxSocket.Wire {
-    private static final Logger LOG = LoggerFactory.getLogger(WebSocketEndpoint.class);
+    private static final Logger LOG = LoggerFactory.getLogger(BayeuxSocket.class);
     private static final String JETTY_MAX_FRAME_SIZE = "org.eclipse.jetty.websocket.maxFrameSize";
 
     private final BayeuxSocket socket;

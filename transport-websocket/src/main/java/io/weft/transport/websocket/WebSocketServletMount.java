@@ -4,9 +4,10 @@ import io.weft.server.api.BayeuxServer;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
-import jakarta.websocket.server.ServerContainer;
 import java.util.EnumSet;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Mounts the {@code websocket} connection type in a web application: a WAR on any Servlet 6 container with Jakarta
@@ -18,18 +19,22 @@ import java.util.Objects;
  * {@code ServletContextInitializer}. It adds a filter at the path, ahead of the application's own filters, that
  * upgrades WebSocket requests and lets every other request through to the application's servlets (long-polling on
  * the same path).
+ *
+ * <p>This class names no Jakarta WebSocket type itself, so that it loads where the container lacks that API (a Jetty
+ * distribution without the {@code ee11-websocket-jakarta} module): there {@link #mount} says so and returns.
  */
 public final class WebSocketServletMount {
     /** Where the Jakarta WebSocket specification has containers publish their {@code ServerContainer}. */
-    static final String SERVER_CONTAINER = ServerContainer.class.getName();
+    static final String SERVER_CONTAINER = "jakarta.websocket.server.ServerContainer";
     private static final String FILTER_NAME = "weft-websocket";
+    private static final Logger LOG = LoggerFactory.getLogger(WebSocketServletMount.class);
 
     private WebSocketServletMount() {
     }
 
     /**
      * Upgrades WebSocket requests on {@code pathSpec} (relative to the context, for example {@code /cometd/*}) to
-     * Bayeux connections of {@code bayeux}, through the context's Jakarta WebSocket {@link ServerContainer}.
+     * Bayeux connections of {@code bayeux}, through the context's Jakarta WebSocket {@code ServerContainer}.
      *
      * <p>The container is looked for now, or when the context starts if it is not there yet. A context without one
      * (on Jetty: the {@code ee11-websocket-jakarta} module is not enabled, or an embedded context was not configured
@@ -40,9 +45,14 @@ public final class WebSocketServletMount {
      */
     public static void mount(ServletContext context, BayeuxServer bayeux, String pathSpec) {
         Objects.requireNonNull(pathSpec, "pathSpec");
-        ServerContainer container = context.getAttribute(SERVER_CONTAINER) instanceof ServerContainer found ? found
-                : null;
-        UpgradeFilter filter = new UpgradeFilter(WebSocketTransport.of(bayeux), container,
+        Objects.requireNonNull(bayeux, "bayeux");
+        if (!hasWebSocketApi()) {
+            LOG.warn("no Jakarta WebSocket API in context '{}' ({}): websocket is not served, clients use "
+                    + "long-polling; on Jetty, enable the ee11-websocket-jakarta module", context.getContextPath(),
+                    context.getServerInfo());
+            return;
+        }
+        UpgradeFilter filter = UpgradeFilter.of(WebSocketTransport.of(bayeux), context.getAttribute(SERVER_CONTAINER),
                 UpgradeFilter.endpointPath(pathSpec));
         FilterRegistration.Dynamic registration = context.addFilter(FILTER_NAME, filter);
         if (registration == null) {
@@ -51,5 +61,15 @@ public final class WebSocketServletMount {
         }
         registration.setAsyncSupported(true);
         registration.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, pathSpec);
+    }
+
+    /** Whether this module's class loader sees the Jakarta WebSocket server API (the specification's interface). */
+    private static boolean hasWebSocketApi() {
+        try {
+            Class.forName(SERVER_CONTAINER, false, WebSocketServletMount.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError missing) {
+            return false;
+        }
     }
 }

@@ -74,7 +74,7 @@ class BadInputTest {
             RawSocket.Closed closed = socket.awaitClose(5);
             assertEquals(StatusCode.MESSAGE_TOO_LARGE, closed.code(), closed.toString());
             othersCarryOn("after an oversized frame");
-            List<String> lines = log.await(WebSocketEndpoint.class, 1, 5);
+            List<String> lines = log.await(BayeuxSocket.class, 1, 5);
             assertEquals(1, lines.size(), lines.toString());
             assertTrue(lines.get(0).contains("1009"), lines.get(0));
             assertEquals(List.of(), log.loud());
@@ -106,7 +106,7 @@ class BadInputTest {
                 }
             }
             othersCarryOn("after twenty bad frames");
-            assertEquals(1, log.from(WebSocketEndpoint.class).size(), log.from(WebSocketEndpoint.class).toString());
+            assertEquals(1, log.from(BayeuxSocket.class).size(), log.from(BayeuxSocket.class).toString());
         }
     }
 
@@ -139,7 +139,7 @@ class BadInputTest {
             assertEquals(StatusCode.BAD_DATA, closed.code(), closed.toString());
             assertFalse(closed.reason() == null || closed.reason().isBlank(), "the close carries a reason");
             othersCarryOn("after non-JSON text");
-            List<String> lines = log.await(WebSocketEndpoint.class, 1, 5);
+            List<String> lines = log.await(BayeuxSocket.class, 1, 5);
             assertEquals(1, lines.size(), lines.toString());
             assertEquals(List.of(), log.loud());
         }
