@@ -42,11 +42,11 @@ public class ChatWarListener implements ServletContextListener {
         context.setAttribute(LongPollingServlet.BAYEUX_SERVER_ATTRIBUTE, bayeux);
         try {
             WebSocketServletMount.mount(context, bayeux, "/cometd/*");
-        } catch (IllegalStateException | LinkageError notJetty) {
+        } catch (IllegalStateException | LinkageError noWebSocket) {
             // no Jakarta WebSocket API in the container (a Jetty without ee11-websocket-jakarta): clients fall back
             // to long-polling, which needs only Servlet 6
             LOG.warn("websocket is not available in {}: serving long-polling and callback-polling only ({})",
-                    context.getServerInfo(), notJetty.toString());
+                    context.getServerInfo(), noWebSocket.toString());
         }
     }
 

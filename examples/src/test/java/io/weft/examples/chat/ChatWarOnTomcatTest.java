@@ -10,12 +10,16 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,15 +27,16 @@ import org.apache.catalina.Context;
 import org.apache.catalina.Wrapper;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.websocket.server.WsSci;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The chat WAR's wiring (its listener, and the long-polling servlet as web.xml maps it) in a real Tomcat 11 context
- * added without Tomcat's WebSocket initializer, so with the Jakarta WebSocket API but no container: the application
- * starts, offers long-polling and callback-polling (not websocket), chats over them, and leaves no thread of its own
- * behind when Tomcat stops.
+ * The chat WAR's wiring (its listener, and the long-polling servlet as web.xml maps it) in a real Tomcat 11 context.
+ * With Tomcat's WebSocket initializer, as a Tomcat deploys a WAR, a websocket user and a long-polling user chat.
+ * Without it, so with the Jakarta WebSocket API but no container: the application starts, offers long-polling and
+ * callback-polling (not websocket), chats over them, and leaves no thread of its own behind when Tomcat stops.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ChatWarOnTomcatTest {
@@ -53,6 +58,10 @@ class ChatWarOnTomcatTest {
     }
 
     private URI deploy() throws Exception {
+        return deploy(false);
+    }
+
+    private URI deploy(boolean webSocket) throws Exception {
         base = Files.createTempDirectory("weft-tomcat-war");
         tomcat = new Tomcat();
         tomcat.setBaseDir(base.toString());
@@ -61,6 +70,10 @@ class ChatWarOnTomcatTest {
         connector.setProperty("address", "127.0.0.1");
         tomcat.setConnector(connector);
         Context context = tomcat.addContext("", base.toString());
+        if (webSocket) {
+            // what Tomcat runs for every web application it deploys
+            context.addServletContainerInitializer(new WsSci(), null);
+        }
         // what the WAR's web.xml declares
         context.addApplicationListener(ChatWarListener.class.getName());
         Wrapper servlet = Tomcat.addServlet(context, "bayeux", LongPollingServlet.class.getName());
@@ -112,7 +125,62 @@ class ChatWarOnTomcatTest {
     }
 
     @Test
-    void theChatStartsOnTomcatOverLongPollingAndLeavesNoThreadBehind() throws Exception {
+    void aWebSocketUserAndALongPollingUserChatOnTomcat() throws Exception {
+        URI uri = deploy(true);
+        Page bob = new Page(uri);
+        String handshake = bob.handshake();
+        assertTrue(handshake.contains("\"websocket\""), handshake);
+
+        BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        WebSocket alice = HttpClient.newHttpClient().newWebSocketBuilder()
+                .buildAsync(URI.create(uri.toString().replace("http:", "ws:")), new WebSocket.Listener() {
+                    private final StringBuilder text = new StringBuilder();
+
+                    @Override
+                    public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
+                        text.append(data);
+                        if (last) {
+                            received.add(text.toString());
+                            text.setLength(0);
+                        }
+                        socket.request(1);
+                        return null;
+                    }
+                }).get(10, TimeUnit.SECONDS);
+        try {
+            alice.sendText("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\",\"supportedConnectionTypes\":"
+                    + "[\"websocket\"]}]", true).get(10, TimeUnit.SECONDS);
+            Matcher id = CLIENT_ID.matcher(next(received, "/meta/handshake"));
+            assertTrue(id.find());
+            String aliceId = id.group(1);
+            alice.sendText("[{\"channel\":\"/meta/connect\",\"connectionType\":\"websocket\",\"clientId\":\""
+                    + aliceId + "\",\"advice\":{\"timeout\":0}},{\"channel\":\"/meta/subscribe\",\"clientId\":\""
+                    + aliceId + "\",\"subscription\":\"/tomcat/room\"}]", true).get(10, TimeUnit.SECONDS);
+            assertTrue(next(received, "/meta/subscribe").contains("\"successful\":true"));
+
+            String published = bob.request("{\"channel\":\"/tomcat/room\",\"data\":{\"text\":\"to the socket\"},"
+                    + "\"clientId\":\"$ID\"}");
+            assertTrue(published.contains("\"successful\":true"), published);
+            assertTrue(next(received, "to the socket").contains("/tomcat/room"));
+        } finally {
+            alice.abort();
+        }
+    }
+
+    /** The next text received that contains {@code marker}, within 10 s; others are skipped. */
+    private static String next(BlockingQueue<String> received, String marker) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            String text = received.poll(100, TimeUnit.MILLISECONDS);
+            if (text != null && text.contains(marker)) {
+                return text;
+            }
+        }
+        throw new AssertionError("nothing with " + marker + " received");
+    }
+
+    @Test
+    void withoutAWebSocketContainerTheChatRunsOverLongPollingAndLeavesNoThreadBehind() throws Exception {
         List<Thread> before = schedulerThreads();
         URI uri = deploy();
         Page alice = new Page(uri);
@@ -121,7 +189,7 @@ class ChatWarOnTomcatTest {
         String handshake = alice.handshake();
         assertTrue(handshake.contains("\"successful\":true"), handshake);
         assertTrue(handshake.contains("\"long-polling\"") && handshake.contains("\"callback-polling\""), handshake);
-        assertFalse(handshake.contains("\"websocket\""), "no websocket without Jetty's container: " + handshake);
+        assertFalse(handshake.contains("\"websocket\""), "no websocket without a WebSocket container: " + handshake);
         alice.connect(0).get(10, TimeUnit.SECONDS);
         String subscribed = alice.request("{\"channel\":\"/meta/subscribe\",\"subscription\":\"/tomcat/room\","
                 + "\"clientId\":\"$ID\"}");
