@@ -16,9 +16,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Call {@link #mount} while the context initializes: from a {@code ServletContextListener} declared in
  * {@code web.xml} (or by annotation), a {@code ServletContainerInitializer}, or Spring Boot's
- * {@code ServletContextInitializer}. It adds a filter at the path, ahead of the application's own filters, that
- * upgrades WebSocket requests and lets every other request through to the application's servlets (long-polling on
- * the same path).
+ * {@code ServletContextInitializer}. It adds a filter at the path, after the application's own filters (an
+ * authentication filter sees an upgrade first), that upgrades WebSocket requests and lets every other request through
+ * to the application's servlets (long-polling on the same path).
  *
  * <p>This class names no Jakarta WebSocket type itself, so that it loads where the container lacks that API (a Jetty
  * distribution without the {@code ee11-websocket-jakarta} module): there {@link #mount} says so and returns.
@@ -60,7 +60,9 @@ public final class WebSocketServletMount {
                     + context.getContextPath() + "': mount websocket once per context");
         }
         registration.setAsyncSupported(true);
-        registration.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, pathSpec);
+        // After the application's own filters: an authentication filter (Spring Security's, say) sees the upgrade
+        // first, may refuse it, and the user it authenticates is the one the security policy sees.
+        registration.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, pathSpec);
     }
 
     /** Whether this module's class loader sees the Jakarta WebSocket server API (the specification's interface). */

@@ -4,12 +4,28 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ChannelId;
 import io.weft.server.api.ClientRequest;
 import io.weft.server.api.Limit;
+import io.weft.server.api.Message;
+import io.weft.server.api.SecurityPolicy;
+import io.weft.server.api.ServerSession;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.security.Principal;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.apache.tomcat.util.descriptor.web.FilterDef;
+import org.apache.tomcat.util.descriptor.web.FilterMap;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.client.ClientUpgradeRequest;
 import org.junit.jupiter.api.AfterEach;
@@ -20,8 +36,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What the Jakarta mount does before and around the upgrade, in a real Tomcat 11 (the behaviour suite covers the
- * conversation): the browser cookie set on the 101, the origin check, the upgrade request's copy for the security
- * policy, and the bounds Tomcat enforces for Weft (over {@code maxMessageSize}: 1009, counted).
+ * conversation): the application's login filter first, the browser cookie set on the 101, the origin check, the
+ * upgrade request's copy for the security policy (the logged-in user an authorizer refuses by name), and the bounds
+ * Tomcat enforces for Weft (over {@code maxMessageSize}: 1009, counted).
  */
 @Timeout(30)
 class TomcatMountTest {
@@ -31,12 +48,76 @@ class TomcatMountTest {
 
     @BeforeEach
     void startServer() throws Exception {
-        server = TomcatServer.start();
+        server = TomcatServer.start(context -> {
+            // as web.xml declares a filter: an authentication filter standing in for Spring Security's
+            FilterDef login = new FilterDef();
+            login.setFilterName("login");
+            login.setFilter(new LoginFilter());
+            login.setAsyncSupported("true");
+            context.addFilterDef(login);
+            FilterMap mapping = new FilterMap();
+            mapping.setFilterName("login");
+            mapping.addURLPattern("/*");
+            context.addFilterMap(mapping);
+        });
     }
 
     @AfterEach
     void stopServer() throws Exception {
         server.close();
+    }
+
+    /** Logs in the user a request names in {@code X-User} (a stand-in for a real login), and refuses {@code X-User: mallory}. */
+    private static final class LoginFilter extends HttpFilter {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                throws IOException, ServletException {
+            String user = request.getHeader("X-User");
+            if ("mallory".equals(user)) {
+                response.sendError(HttpServletResponse.SC_FORBIDDEN, "not you");
+                return;
+            }
+            chain.doFilter(user == null ? request : new HttpServletRequestWrapper(request) {
+                @Override
+                public Principal getUserPrincipal() {
+                    return () -> user;
+                }
+            }, response);
+        }
+    }
+
+    private RawSocket loggedIn(String user) throws Exception {
+        RawSocket socket = new RawSocket();
+        ClientUpgradeRequest request = new ClientUpgradeRequest();
+        request.setHeader("X-User", user);
+        request.setHeader("Cookie", "BAYEUX_BROWSER=" + user);
+        clients.webSocket().connect(socket, server.wsUri(), request).get(5, TimeUnit.SECONDS);
+        return socket;
+    }
+
+    @Test
+    void theApplicationsLoginFilterSeesTheUpgradeFirstAndAnAuthorizerRefusesByTheUsersName() throws Exception {
+        server.bayeux().setSecurityPolicy(new SecurityPolicy() {
+            @Override
+            public boolean canSubscribe(BayeuxServer bayeux, ServerSession session, ChannelId channel,
+                    Message message) {
+                Principal user = session.getRequest() == null ? null : session.getRequest().getUserPrincipal();
+                return user != null && channel.toString().equals("/user/" + user.getName());
+            }
+        });
+        try (ScriptedClient alice = new ScriptedClient(loggedIn("alice"))) {
+            alice.handshake();
+            assertEquals("alice", server.bayeux().getSession(alice.clientId()).getRequest().getUserPrincipal()
+                    .getName());
+            assertEquals(true, alice.subscribe("/user/alice").get("successful"));
+            Map<String, Object> refused = alice.subscribe("/user/bob");
+            assertEquals(false, refused.get("successful"), refused.toString());
+            assertEquals("403::subscribe_denied", refused.get("error"), refused.toString());
+        }
+        ExecutionException refused = assertThrows(ExecutionException.class, () -> loggedIn("mallory"));
+        assertEquals(403, OriginTest.refusedWith(refused), "the login filter answered the upgrade before Weft");
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.catalina.Context;
 import org.apache.catalina.Wrapper;
@@ -27,7 +28,7 @@ final class TomcatServer implements BayeuxHost {
     private final Context context;
     private final int port;
 
-    private TomcatServer() throws Exception {
+    private TomcatServer(Consumer<Context> application) throws Exception {
         base = Files.createTempDirectory("weft-tomcat");
         tomcat = new Tomcat();
         tomcat.setBaseDir(base.toString());
@@ -42,13 +43,19 @@ final class TomcatServer implements BayeuxHost {
         polling.setAsyncSupported(true);
         polling.setLoadOnStartup(1);
         context.addServletMappingDecoded("/cometd/*", "bayeux");
+        application.accept(context);
         tomcat.start();
         port = connector.getLocalPort();
     }
 
     /** A Tomcat serving Weft with the default options, as the WAR listener makes it. */
     static TomcatServer start() throws Exception {
-        return new TomcatServer();
+        return new TomcatServer(context -> { });
+    }
+
+    /** As {@link #start()}, with more of a web application's declarations ({@code application} adds them). */
+    static TomcatServer start(Consumer<Context> application) throws Exception {
+        return new TomcatServer(application);
     }
 
     @Override
