@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.examples.chat.Browsers;
-import io.weft.examples.chat.NpmPackage;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,7 +21,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -48,7 +45,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class StarterWarOnTomcatIT {
     private static final String CONTEXT = "/weft-starter";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private static Path checkScript;
+    private static OfficialJsClient official;
     private static Path catalinaBase;
     private static Process tomcat;
     private static String base;
@@ -56,7 +53,6 @@ class StarterWarOnTomcatIT {
     @BeforeAll
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     static void deployOnTomcat() throws Exception {
-        Assumptions.assumeTrue(nodeInstalled(), "node is not installed: the official JavaScript client cannot run");
         Path target = Path.of(System.getProperty("weft.examples.target", "target"));
         Path war = Path.of(System.getProperty("weft.starter.war", "target/weft-starter.war"));
         Path distribution = Path.of(System.getProperty("weft.tomcat.home", "target/tomcat-dist/apache-tomcat"));
@@ -64,13 +60,7 @@ class StarterWarOnTomcatIT {
         assertTrue(Files.isRegularFile(distribution.resolve("bin/catalina.sh")),
                 "the Tomcat distribution is unpacked in pre-integration-test: " + distribution);
 
-        Path prefix = target.resolve("npm-cometd-node");
-        NpmPackage.install(prefix, NpmPackage.COMETD, NpmPackage.COMETD_NODE);
-        // beside its node_modules: ES modules resolve packages from the importing file's folder, not NODE_PATH
-        checkScript = prefix.resolve("cometd-check.mjs");
-        try (InputStream script = StarterWarOnTomcatIT.class.getResourceAsStream("/node/cometd-check.mjs")) {
-            Files.copy(script, checkScript, StandardCopyOption.REPLACE_EXISTING);
-        }
+        official = OfficialJsClient.install(target);
 
         catalinaBase = target.resolve("starter-tomcat").toAbsolutePath();
         deleteTree(catalinaBase);
@@ -140,25 +130,7 @@ class StarterWarOnTomcatIT {
     @ValueSource(strings = {"websocket", "long-polling", "callback-polling"})
     void theOfficialJavaScriptClientHandshakesSubscribesPublishesReceivesAndDisconnects(String transport)
             throws Exception {
-        Path output = Files.createTempFile("cometd-check", ".txt");
-        try {
-            ProcessBuilder builder = new ProcessBuilder("node", checkScript.toString(), base + "/cometd", transport)
-                    .directory(checkScript.getParent().toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile());
-            Process node = builder.start();
-            boolean ended = node.waitFor(60, TimeUnit.SECONDS);
-            if (!ended) {
-                node.destroyForcibly();
-            }
-            String printed = Files.readString(output, StandardCharsets.UTF_8);
-            String last = printed.strip().lines().reduce((a, b) -> b).orElse("");
-            assertTrue(ended, "the check did not end within 60 s: " + printed);
-            assertEquals(0, node.exitValue(), printed + tomcatLogTail());
-            assertTrue(last.startsWith("OK " + transport + " "), printed);
-        } finally {
-            Files.deleteIfExists(output);
-        }
+        official.check(base + "/cometd", transport, StarterWarOnTomcatIT::tomcatLogTail);
     }
 
     private static Process startCatalina(Path home) throws IOException {
@@ -221,15 +193,6 @@ class StarterWarOnTomcatIT {
                     + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
         } catch (IOException x) {
             return "\n(no Tomcat output: " + x + ")";
-        }
-    }
-
-    private static boolean nodeInstalled() {
-        try {
-            Process node = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
-            return node.waitFor(20, TimeUnit.SECONDS) && node.exitValue() == 0;
-        } catch (IOException | InterruptedException x) {
-            return false;
         }
     }
 
