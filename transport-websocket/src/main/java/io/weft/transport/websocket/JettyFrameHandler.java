@@ -100,6 +100,11 @@ final class JettyFrameHandler implements FrameHandler, BayeuxSocket.Wire {
 
     /** A text frame, or a continuation of one: the message goes to the socket once whole. */
     private void text(Frame frame) {
+        if (socket.isClosing()) {
+            // what still arrives once the socket is closing is dropped, and not gathered either
+            partial = null;
+            return;
+        }
         ByteBuffer payload = frame.getPayload();
         int length = payload == null ? 0 : payload.remaining();
         if (frame.isFin() && partial == null) {
@@ -122,7 +127,7 @@ final class JettyFrameHandler implements FrameHandler, BayeuxSocket.Wire {
             return;
         }
         if (partial == null) {
-            partial = new byte[Math.max(length * 2, 1024)];
+            partial = new byte[Math.min(Math.max(length * 2, 1024), maxMessageSize)];
             partialLength = 0;
         } else if (partial.length < partialLength + length) {
             partial = Arrays.copyOf(partial, Math.min(Math.max(partial.length * 2, partialLength + length),

@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.testing.Json;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.websocket.api.Callback;
@@ -60,6 +64,42 @@ class BadInputTest {
         String head = "[{\"channel\":\"/chat/room7\",\"data\":\"";
         String tail = "\"}]";
         return head + "x".repeat(bytes - head.length() - tail.length()) + tail;
+    }
+
+    @Test
+    void aBatchInFragmentsIsOneBatch() throws Exception {
+        try (PlainWebSocket peer = PlainWebSocket.connect(server.wsUri(), 0)) {
+            byte[] batch = "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\",\"supportedConnectionTypes\":[\"websocket\"]}]"
+                    .getBytes(StandardCharsets.UTF_8);
+            int third = batch.length / 3;
+            peer.send(PlainWebSocket.TEXT, Arrays.copyOfRange(batch, 0, third), false);
+            peer.send(PlainWebSocket.CONTINUATION, Arrays.copyOfRange(batch, third, 2 * third), false);
+            peer.send(PlainWebSocket.CONTINUATION, Arrays.copyOfRange(batch, 2 * third, batch.length), true);
+            PlainWebSocket.Frame reply = peer.readFrame();
+            assertEquals(PlainWebSocket.TEXT, reply.opcode());
+            assertEquals(true, Json.array(reply.text()).get(0).get("successful"), reply.text());
+        }
+    }
+
+    @Test
+    void fragmentsAddingUpToMoreThanTheLimitCloseWith1009CountedOnce() throws Exception {
+        try (PlainWebSocket peer = PlainWebSocket.connect(server.wsUri(), 0)) {
+            byte[] fragment = "x".repeat(LIMIT / 2 + 1).getBytes(StandardCharsets.UTF_8);
+            peer.send(PlainWebSocket.TEXT, fragment, false);
+            peer.send(PlainWebSocket.CONTINUATION, fragment, false);
+            for (int i = 0; i < 5; i++) {
+                try {
+                    peer.send(PlainWebSocket.CONTINUATION, fragment, false); // still sending after the close
+                } catch (IOException closed) {
+                    break;
+                }
+            }
+            PlainWebSocket.Frame close = peer.readFrame();
+            assertEquals(PlainWebSocket.CLOSE, close.opcode());
+            assertEquals(StatusCode.MESSAGE_TOO_LARGE, close.closeCode(), close.closeReason());
+        }
+        othersCarryOn("after fragments over the limit");
+        assertEquals(1L, server.bayeux().getRefusals().get(Limit.MESSAGE_SIZE));
     }
 
     @Test

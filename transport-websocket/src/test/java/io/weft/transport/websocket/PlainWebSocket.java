@@ -23,6 +23,7 @@ import java.util.function.IntFunction;
  * explicit ({@link #readFrame()}), so a test that does not call it is a peer that does not read.
  */
 final class PlainWebSocket implements AutoCloseable {
+    static final int CONTINUATION = 0x0;
     static final int TEXT = 0x1;
     static final int CLOSE = 0x8;
     static final int PING = 0x9;
@@ -123,11 +124,16 @@ final class PlainWebSocket implements AutoCloseable {
     }
 
     /** Writes one masked, final frame in one write; blocks while the server is not reading. */
-    synchronized void send(int opcode, byte[] payload) throws IOException {
+    void send(int opcode, byte[] payload) throws IOException {
+        send(opcode, payload, true);
+    }
+
+    /** Writes one masked frame, final or not (a fragment of a message), in one write. */
+    synchronized void send(int opcode, byte[] payload, boolean fin) throws IOException {
         int length = payload.length;
         int header = length < 126 ? 2 : length <= 0xFFFF ? 4 : 10;
         ByteBuffer frame = ByteBuffer.allocate(header + 4 + length);
-        frame.put((byte) (0x80 | opcode));
+        frame.put((byte) ((fin ? 0x80 : 0) | opcode));
         if (length < 126) {
             frame.put((byte) (0x80 | length));
         } else if (length <= 0xFFFF) {
