@@ -29,11 +29,12 @@ import org.slf4j.LoggerFactory;
  * completed, which is all both APIs allow. Closing the socket does not end the Bayeux session: it expires after
  * {@code maxInterval} unless a client resumes it on a new socket.
  *
- * <p>Backpressure. Each batch goes to the engine as it arrives, and the batches whose replies are not yet written are
- * counted: a client that sends without reading what comes back makes that count grow, and past
- * {@code maxPendingFrames} its socket is closed with 1008 and the refusal counted ({@link Limit#PENDING_FRAMES}). (The
- * Jakarta API cannot stop reading a socket, so this is the one bound that works on every container.) The engine
- * bounds the replies waiting to be written by the same option.
+ * <p>Backpressure. Where the adapter can stop reading (Jetty's core API), it reads the next message only once the
+ * previous one is processed, that is once its replies are written: a client that sends without reading stalls
+ * itself. The Jakarta API cannot stop reading, so there each batch goes to the engine as it arrives, and the batches
+ * whose replies are not yet written are counted: a client that sends without reading what comes back makes that count
+ * grow, and past {@code maxPendingFrames} its socket is closed with 1008 and the refusal counted
+ * ({@link Limit#PENDING_FRAMES}). The engine bounds the replies waiting to be written by the same option.
  *
  * <p>Nothing thrown while a message is handled reaches the container: the socket is closed with 1011 and a fixed
  * reason, never the failure's details.
@@ -160,61 +161,76 @@ final class BayeuxSocket implements Connection {
 
     /** A text message. */
     void text(String text) {
-        if (!closing.get()) {
-            handle(() -> transport.engine().codec().decode(text));
-        }
+        handle(() -> transport.engine().codec().decode(text), NOTHING);
     }
 
-    /** A text message, as the UTF-8 bytes it came in. */
-    void text(byte[] utf8, int offset, int length) {
-        if (!closing.get()) {
-            handle(() -> transport.engine().codec().decode(utf8, offset, length));
-        }
+    /**
+     * A text message, as the UTF-8 bytes it came in; {@code processed} runs once when it is done with: its replies
+     * written, or the message refused or dropped. An adapter that can stop reading reads the next message then.
+     */
+    void text(byte[] utf8, int offset, int length, Runnable processed) {
+        handle(() -> transport.engine().codec().decode(utf8, offset, length), processed);
     }
+
+    private static final Runnable NOTHING = () -> { };
 
     /** How a text message becomes a batch. */
     private interface Decoding {
         List<Message.Mutable> decode() throws MessageDecodeException;
     }
 
-    private void handle(Decoding decoding) {
+    private void handle(Decoding decoding, Runnable processed) {
+        if (closing.get()) {
+            processed.run();
+            return;
+        }
+        List<Message.Mutable> batch;
         try {
-            List<Message.Mutable> batch;
-            try {
-                batch = decoding.decode();
-            } catch (MessageDecodeException x) {
-                refuse(x);
-                return;
-            }
-            receive(batch);
+            batch = decoding.decode();
+        } catch (MessageDecodeException x) {
+            refuse(x);
+            processed.run();
+            return;
         } catch (Throwable x) {
             failed(x);
+            processed.run();
+            return;
         }
+        receive(batch, processed);
     }
 
-    private void receive(List<Message.Mutable> batch) {
+    private void receive(List<Message.Mutable> batch, Runnable processed) {
         if (pendingBatches.incrementAndGet() > maxPendingFrames) {
             if (close(POLICY_VIOLATION, "more than " + maxPendingFrames + " batches waited for their replies to be "
                     + "written (maxPendingFrames): read what the server sends")) {
                 transport.engine().refused(Limit.PENDING_FRAMES);
                 faults.pendingFrames(remote(), maxPendingFrames);
             }
+            pendingBatches.decrementAndGet();
+            processed.run();
             return;
         }
         if (ownSessions != null) {
             ownSessions.restrict(batch);
         }
-        inbound.receive(batch, new Promise<>() {
-            @Override
-            public void succeed(Void result) {
-                pendingBatches.decrementAndGet();
-            }
+        try {
+            inbound.receive(batch, new Promise<>() {
+                @Override
+                public void succeed(Void result) {
+                    pendingBatches.decrementAndGet();
+                    processed.run();
+                }
 
-            @Override
-            public void fail(Throwable failure) {
-                pendingBatches.decrementAndGet();
-            }
-        });
+                @Override
+                public void fail(Throwable failure) {
+                    pendingBatches.decrementAndGet();
+                    processed.run();
+                }
+            });
+        } catch (Throwable x) {
+            // A bug, not bad input (receive never throws for that): the promise may never complete.
+            failed(x);
+        }
     }
 
     /** Text that is not a batch (1003), or a batch past a limit the codec has already counted (1009). */

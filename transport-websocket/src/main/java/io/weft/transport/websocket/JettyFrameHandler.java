@@ -3,6 +3,7 @@ package io.weft.transport.websocket;
 import io.weft.server.api.Promise;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.websocket.core.CloseStatus;
 import org.eclipse.jetty.websocket.core.CoreSession;
@@ -22,9 +23,10 @@ import org.slf4j.LoggerFactory;
  * every outgoing message as a {@code String} where the codec has produced UTF-8 bytes already. The core API is Jetty's
  * public, exported one ({@code org.eclipse.jetty.websocket.core}); nothing of the upgrade request is kept.
  *
- * <p>Frames are read one per demand: the next is demanded once the previous one is handed on, and for a ping once its
- * pong is written, so a client that pings without reading stalls itself. Fragmented text messages are assembled here,
- * up to {@code maxMessageSize} (beyond it: 1009). Jetty calls the frame methods one at a time.
+ * <p>Frames are read one per demand: after a whole text message, the next is demanded once the message is processed
+ * (its replies written), and after a ping once its pong is written, so a client that sends or pings without reading
+ * stalls itself, and batches reach the engine one at a time and in order. Fragmented text messages are assembled
+ * here, up to {@code maxMessageSize} (beyond it: 1009). Jetty calls the frame methods one at a time.
  */
 final class JettyFrameHandler implements FrameHandler, BayeuxSocket.Wire {
     private static final Logger LOG = LoggerFactory.getLogger(BayeuxSocket.class);
@@ -64,59 +66,68 @@ final class JettyFrameHandler implements FrameHandler, BayeuxSocket.Wire {
         switch (frame.getOpCode()) {
             case OpCode.TEXT -> {
                 binary = false;
-                partialLength = 0;
                 partial = null;
-                text(frame);
+                partialLength = 0;
+                text(frame, callback);
             }
             case OpCode.CONTINUATION -> {
-                if (!binary) {
-                    text(frame);
+                if (binary) {
+                    next(callback);
+                } else {
+                    text(frame, callback);
                 }
             }
             case OpCode.BINARY -> {
                 binary = !frame.isFin();
                 socket.binary(frame.getPayloadLength());
+                next(callback);
             }
             case OpCode.PING -> {
                 // The next frame only once the pong is written: a client that does not read stalls itself.
                 Frame pong = new Frame(OpCode.PONG).setPayload(frame.getPayload());
                 session.sendFrame(pong, Callback.from(() -> next(callback), x -> next(callback)), false);
-                return;
             }
-            case OpCode.CLOSE -> {
-                // Jetty answers the close; nothing more is read.
-                callback.succeeded();
-                return;
-            }
-            default -> { }
+            case OpCode.CLOSE -> callback.succeeded(); // Jetty answers the close; nothing more is read
+            default -> next(callback);
         }
-        next(callback);
     }
 
+    /** Done with a frame: the next one is read. */
     private void next(Callback callback) {
         callback.succeeded();
         session.demand();
     }
 
-    /** A text frame, or a continuation of one: the message goes to the socket once whole. */
-    private void text(Frame frame) {
+    /**
+     * A text frame, or a continuation of one. A whole message goes to the socket, and the next frame is read once the
+     * socket has processed it (its replies are written: a client that sends without reading stalls itself); a
+     * fragment is gathered, and the next one read at once.
+     */
+    private void text(Frame frame, Callback callback) {
         if (socket.isClosing()) {
             // what still arrives once the socket is closing is dropped, and not gathered either
             partial = null;
+            next(callback);
             return;
         }
         ByteBuffer payload = frame.getPayload();
         int length = payload == null ? 0 : payload.remaining();
         if (frame.isFin() && partial == null) {
+            byte[] bytes;
+            int offset;
             if (payload != null && payload.hasArray()) {
-                socket.text(payload.array(), payload.arrayOffset() + payload.position(), length);
+                bytes = payload.array();
+                offset = payload.arrayOffset() + payload.position();
             } else {
-                byte[] copy = new byte[length];
+                bytes = new byte[length];
+                offset = 0;
                 if (payload != null) {
-                    payload.slice().get(copy);
+                    payload.slice().get(bytes);
                 }
-                socket.text(copy, 0, length);
             }
+            // decoded before the frame's buffer is released; the demand waits for the batch's replies
+            socket.text(bytes, offset, length, new Demand());
+            callback.succeeded();
             return;
         }
         if ((long) partialLength + length > maxMessageSize) {
@@ -124,6 +135,7 @@ final class JettyFrameHandler implements FrameHandler, BayeuxSocket.Wire {
             String reason = "text message over maxMessageSize (" + maxMessageSize + " bytes)";
             socket.tooLarge(reason);
             socket.close(BayeuxSocket.MESSAGE_TOO_LARGE, reason);
+            next(callback);
             return;
         }
         if (partial == null) {
@@ -137,12 +149,31 @@ final class JettyFrameHandler implements FrameHandler, BayeuxSocket.Wire {
             payload.slice().get(partial, partialLength, length);
         }
         partialLength += length;
-        if (frame.isFin()) {
-            byte[] whole = partial;
-            int wholeLength = partialLength;
-            partial = null;
-            partialLength = 0;
-            socket.text(whole, 0, wholeLength);
+        if (!frame.isFin()) {
+            next(callback);
+            return;
+        }
+        byte[] whole = partial;
+        int wholeLength = partialLength;
+        partial = null;
+        partialLength = 0;
+        callback.succeeded();
+        socket.text(whole, 0, wholeLength, new Demand());
+    }
+
+    /**
+     * Reads the next frame once a message is processed: once, whichever thread completes it. Jetty 12.1 takes a demand
+     * made on the thread inside {@link #onFrame} as a note for its read loop, and one made on another thread (a write
+     * completing) as a read handed to its executor: the stack does not grow a level per frame with a fast client.
+     */
+    private final class Demand extends AtomicBoolean implements Runnable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void run() {
+            if (compareAndSet(false, true)) {
+                session.demand();
+            }
         }
     }
 

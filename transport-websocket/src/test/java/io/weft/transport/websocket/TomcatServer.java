@@ -28,13 +28,14 @@ final class TomcatServer implements BayeuxHost {
     private final Context context;
     private final int port;
 
-    private TomcatServer(Consumer<Context> application) throws Exception {
+    private TomcatServer(Consumer<Context> application, Consumer<Connector> tune) throws Exception {
         base = Files.createTempDirectory("weft-tomcat");
         tomcat = new Tomcat();
         tomcat.setBaseDir(base.toString());
         Connector connector = new Connector();
         connector.setPort(0);
         connector.setProperty("address", "127.0.0.1");
+        tune.accept(connector);
         tomcat.setConnector(connector);
         context = tomcat.addContext("", base.toString());
         context.addServletContainerInitializer(new WsSci(), null);
@@ -50,12 +51,17 @@ final class TomcatServer implements BayeuxHost {
 
     /** A Tomcat serving Weft with the default options, as the WAR listener makes it. */
     static TomcatServer start() throws Exception {
-        return new TomcatServer(context -> { });
+        return new TomcatServer(context -> { }, connector -> { });
     }
 
     /** As {@link #start()}, with more of a web application's declarations ({@code application} adds them). */
     static TomcatServer start(Consumer<Context> application) throws Exception {
-        return new TomcatServer(application);
+        return new TomcatServer(application, connector -> { });
+    }
+
+    /** As {@link #start(Consumer)}, with a connector that {@code tune} may change first (socket buffers, say). */
+    static TomcatServer start(Consumer<Context> application, Consumer<Connector> tune) throws Exception {
+        return new TomcatServer(application, tune);
     }
 
     @Override
