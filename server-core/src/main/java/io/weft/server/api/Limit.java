@@ -33,9 +33,9 @@ public enum Limit {
     /** An unacknowledged message forgotten past {@link ServerOptions#maxUnacknowledged()}. */
     UNACKNOWLEDGED("maxUnacknowledged"),
     /**
-     * A WebSocket closed with 1008 because more than {@link ServerOptions#maxPendingFrames()} of its client's batches
-     * waited for their replies to be written, or more than that many answers waited to be written: a client that
-     * sends without reading.
+     * A WebSocket closed with 1008 because more than {@link ServerOptions#maxPendingFrames()} replies waited to be
+     * written, or (on the Jakarta mount) more than that many of its client's batches waited for their replies: a
+     * client that sends without reading.
      */
     PENDING_FRAMES("maxPendingFrames");
 

@@ -59,10 +59,11 @@ import java.util.Objects;
  *     channels one {@code /meta/subscribe} or {@code /meta/unsubscribe} may name (default 256).
  * @param maxMessagesPerBatch the most messages in one request body, JSONP request or WebSocket frame (default 500).
  * @param maxJsonDepth the deepest nesting of JSON arrays and objects accepted in input (default 64).
- * @param maxPendingFrames how many of a client's batches may wait for their replies to be written, and how many
- *     answers (replies, pushed messages) may wait to be written on one WebSocket; past either the socket is closed
- *     with 1008 and counted as {@link Limit#PENDING_FRAMES} (default 16). Pongs do not count: the container answers
- *     pings, and a client that pings without reading stalls only itself.
+ * @param maxPendingFrames how many replies may wait to be written on one WebSocket, and, where the socket cannot stop
+ *     reading (the Jakarta API), how many of a client's batches may wait for their replies to be written; past either
+ *     the socket is closed with 1008 and counted as {@link Limit#PENDING_FRAMES} (default 16). On embedded Jetty a
+ *     client that sends without reading stalls itself instead. Pongs do not count: a client that pings without
+ *     reading stalls only itself.
  */
 public record ServerOptions(
         long timeout,
