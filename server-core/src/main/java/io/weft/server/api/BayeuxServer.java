@@ -97,6 +97,13 @@ public interface BayeuxServer extends AutoCloseable {
      */
     Map<Limit, Long> getRefusals();
 
+    /**
+     * What this server is doing (sessions by connection type, held connects, channels, subscriptions) and has done
+     * since it started (handshakes, messages received and delivered, errors, slow consumers, refusals): see
+     * {@link ServerStats}. A snapshot, cheap enough to take every few seconds.
+     */
+    ServerStats getStats();
+
     /** The engine, for transports: see {@link Engine}. Applications do not need it. */
     Engine engine();
 

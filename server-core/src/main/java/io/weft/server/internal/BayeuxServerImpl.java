@@ -9,6 +9,7 @@ import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
+import io.weft.server.api.ServerStats;
 import io.weft.server.api.Service;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.JsonCodec;
@@ -17,13 +18,16 @@ import io.weft.server.internal.delivery.LocalBroker;
 import io.weft.server.internal.delivery.Publisher;
 import io.weft.server.internal.protocol.EngineImpl;
 import io.weft.server.internal.protocol.EngineParts;
+import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;
 import io.weft.server.spi.Engine;
 import io.weft.server.spi.Scheduler;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -34,6 +38,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
     private final Scheduler scheduler;
     private final boolean ownsScheduler;
     private final Refusals refusals = new Refusals();
+    private final Counters counters = new Counters();
     private final JsonCodec codec;
     private final Guard guard = new Guard();
     private final Listeners listeners = new Listeners(guard);
@@ -52,13 +57,13 @@ public final class BayeuxServerImpl implements BayeuxServer {
         this.codec = new JsonCodec(options.maxJsonDepth(), options.maxMessagesPerBatch(), refusals);
         EngineHooks hooks = new EngineHooks(options, listeners, extensions, guard);
         this.tree = new ChannelTree(hooks);
-        this.sessions = new SessionRegistry(options, scheduler, refusals);
+        this.sessions = new SessionRegistry(options, scheduler, refusals, counters);
         sessions.setHooks(hooks);
         Delivery delivery = new Delivery(extensions);
         Publisher publisher = new Publisher(tree, new LocalBroker(tree, delivery, options.broadcastToPublisher(), guard), guard);
         hooks.wire(delivery, publisher);
         this.engine = new EngineImpl(new EngineParts(this, codec, sessions, tree, extensions, publisher, listeners,
-                guard, refusals, services::get));
+                guard, refusals, counters, services::get));
         scheduleSweep();
     }
 
@@ -162,6 +167,25 @@ public final class BayeuxServerImpl implements BayeuxServer {
     @Override
     public Map<Limit, Long> getRefusals() {
         return refusals.snapshot();
+    }
+
+    @Override
+    public ServerStats getStats() {
+        TreeMap<String, Integer> byType = new TreeMap<>();
+        int held = 0;
+        int subscriptions = 0;
+        for (SessionImpl session : sessions.sessions()) {
+            String type = session.getConnectionType();
+            byType.merge(type == null ? "none" : type, 1, Integer::sum);
+            if (session.isHoldingConnect()) {
+                held++;
+            }
+            subscriptions += session.subscriptionCount();
+        }
+        return new ServerStats(Collections.unmodifiableMap(byType), held, tree.size(), subscriptions,
+                counters.handshakesAccepted(), counters.handshakesRefused(), counters.received(),
+                counters.delivered(), counters.errors(), counters.slowConsumers(), counters.resent(),
+                refusals.snapshot());
     }
 
     @Override

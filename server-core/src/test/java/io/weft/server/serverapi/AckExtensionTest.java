@@ -93,6 +93,7 @@ class AckExtensionTest {
 
         app.take(client.send(app.connect(client.clientId(), "long-polling")));
         assertEquals(List.of(1, 2, 3, 4, 5), app.received);
+        assertEquals(2, server.getStats().messagesResent(), "3 and 4 were sent again");
         CompletableFuture<String> next = client.sendAsync(app.connect(client.clientId(), "long-polling"));
         assertFalse(next.isDone(), "nothing left to send again");
     }

@@ -5,6 +5,7 @@ import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.ExtensionChain;
+import io.weft.server.internal.Counters;
 import io.weft.server.internal.Refusals;
 import io.weft.server.internal.codec.JsonCodec;
 import io.weft.server.spi.Codec;
@@ -22,12 +23,14 @@ public final class EngineImpl implements Engine {
     private final CopyOnWriteArrayList<String> connectionTypes = new CopyOnWriteArrayList<>();
     private final Dispatcher dispatcher;
     private final Refusals refusals;
+    private final Counters counters;
 
     public EngineImpl(EngineParts parts) {
         this.options = parts.server().getOptions();
         this.codec = parts.codec();
         this.extensions = parts.extensions();
         this.refusals = parts.refusals();
+        this.counters = parts.counters();
         this.dispatcher = new Dispatcher(parts, () -> List.copyOf(connectionTypes));
     }
 
@@ -56,7 +59,13 @@ public final class EngineImpl implements Engine {
         refusals.count(limit);
     }
 
+    /** What this server counts of its traffic. */
+    Counters counters() {
+        return counters;
+    }
+
     void process(Endpoint endpoint, List<Message.Mutable> batch, Promise<Void> processed) {
+        counters.received(batch);
         new BatchRun(dispatcher, extensions, endpoint, batch, processed).start();
     }
 }

@@ -6,6 +6,7 @@ import io.weft.server.api.Service;
 import io.weft.server.internal.ExtensionChain;
 import io.weft.server.internal.Guard;
 import io.weft.server.internal.Listeners;
+import io.weft.server.internal.Counters;
 import io.weft.server.internal.Refusals;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.JsonCodec;
@@ -24,5 +25,6 @@ public record EngineParts(
         Listeners listeners,
         Guard guard,
         Refusals refusals,
+        Counters counters,
         Function<ChannelId, Service> services) {
 }

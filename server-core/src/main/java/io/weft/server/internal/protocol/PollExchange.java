@@ -63,6 +63,7 @@ final class PollExchange implements Endpoint {
             written.fail(failure);
         });
         try {
+            engine.counters().written(connection.type(), messages);
             connection.send(messages, sent);
         } catch (Throwable x) {
             // A transport must fail the promise, not throw: whoever answered this exchange must not fail with it.

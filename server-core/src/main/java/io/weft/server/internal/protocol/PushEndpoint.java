@@ -157,6 +157,7 @@ final class PushEndpoint implements Endpoint {
                 continue;
             }
             try {
+                engine.counters().written(connection.type(), frame);
                 connection.send(frame, write);
             } catch (Throwable x) {
                 // A transport must fail the promise, not throw; if one throws, the socket is done for, not the flusher.

@@ -53,6 +53,11 @@ final class Mailbox {
         return connectionType;
     }
 
+    /** Whether a {@code /meta/connect} is held now. */
+    synchronized boolean holding() {
+        return held != null;
+    }
+
     synchronized int size() {
         return queue == null ? 0 : queue.size();
     }
@@ -105,6 +110,7 @@ final class Mailbox {
         for (int i = messages.size() - 1; i >= skip; i--) {
             queue.addFirst(messages.get(i));
         }
+        registry.counters().resent(messages.size() - skip);
     }
 
     boolean full() {

@@ -361,6 +361,11 @@ public final class SessionImpl implements ServerSession {
     }
 
     /** How many channels this session is subscribed to. */
+    /** Whether this session's client has a {@code /meta/connect} held now. */
+    public boolean isHoldingConnect() {
+        return mailbox.holding();
+    }
+
     public synchronized int subscriptionCount() {
         return subscriptions == null ? 0 : subscriptions.size();
     }

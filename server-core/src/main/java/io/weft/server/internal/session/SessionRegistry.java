@@ -5,6 +5,7 @@ import io.weft.server.api.EndReason;
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.internal.Counters;
 import io.weft.server.internal.Refusals;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.codec.MessageImpl;
@@ -39,20 +40,26 @@ public final class SessionRegistry {
     private final ConcurrentHashMap<String, Integer> browserSlots = new ConcurrentHashMap<>();
     /** Sessions the server ended, remembered for maxInterval so that a client caught between polls is told. */
     private final ConcurrentHashMap<String, EndReason> endedByServer = new ConcurrentHashMap<>();
+    private final Counters counters;
     private volatile SessionHooks hooks;
     private volatile boolean closed;
     private final AtomicInteger live = new AtomicInteger();
     private final ConcurrentHashMap<Object, Integer> perAddress = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Integer> perBrowser = new ConcurrentHashMap<>();
 
-    public SessionRegistry(ServerOptions options, Scheduler scheduler, Refusals refusals) {
+    public SessionRegistry(ServerOptions options, Scheduler scheduler, Refusals refusals, Counters counters) {
         this.options = options;
         this.scheduler = scheduler;
         this.refusals = refusals;
+        this.counters = counters;
     }
 
     Refusals refusals() {
         return refusals;
+    }
+
+    Counters counters() {
+        return counters;
     }
 
     /** Connects sessions to the rest of the engine; set once, before the first session. */
@@ -200,6 +207,9 @@ public final class SessionRegistry {
         }
         session.released(ended);
         tellClient(ended, reason);
+        if (reason == EndReason.QUEUE_FULL) {
+            counters.slowConsumer();
+        }
         if (reason == EndReason.SERVER_DISCONNECT || reason == EndReason.QUEUE_FULL) {
             String id = session.getId();
             endedByServer.put(id, reason);

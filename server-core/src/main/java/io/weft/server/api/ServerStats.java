@@ -1,0 +1,52 @@
+package io.weft.server.api;
+
+import java.util.Map;
+
+/**
+ * What a server is doing and has done since it started: a snapshot from {@link BayeuxServer#getStats()}, cheap
+ * enough to take every few seconds (the gauges walk the sessions once). Counters only grow; gauges are now's values.
+ * Maps are sorted by key and unmodifiable; keys of reasons are Bayeux errors without their arguments
+ * ({@code 402::session_unknown}), at most 64 distinct ones, the rest summed as {@code other}.
+ *
+ * @param sessionsByConnectionType gauge: live sessions by the connection type they last used ({@code websocket},
+ *     {@code long-polling}, {@code callback-polling}, {@code local} for server-side sessions; {@code none} before a
+ *     first {@code /meta/connect})
+ * @param heldConnects gauge: {@code /meta/connect} requests held open now, waiting for messages or their timeout
+ * @param channels gauge: channels in the channel tree (the ancestors a subscription created included)
+ * @param subscriptions gauge: subscriptions of all sessions
+ * @param handshakesAccepted counter: successful {@code /meta/handshake} replies written to clients
+ * @param handshakesRefused counter: refused {@code /meta/handshake} replies written, by reason
+ * @param messagesReceived counter: messages from clients other than {@code /meta/*} (publishes, service requests)
+ * @param deliveriesByConnectionType counter: messages (not replies) handed to connections to write, by connection type
+ * @param errorsByReason counter: unsuccessful replies written to clients, by reason (refused handshakes included)
+ * @param slowConsumerDisconnects counter: sessions ended because their queue was full ({@code queueOverflow =
+ *     DISCONNECT})
+ * @param messagesResent counter: messages put back in a queue to be sent again (the ack extension, after a lost
+ *     batch)
+ * @param refusals counter: refusals past each bound ({@link BayeuxServer#getRefusals()}); messages dropped from full
+ *     queues are {@link Limit#QUEUE}
+ */
+public record ServerStats(
+        Map<String, Integer> sessionsByConnectionType,
+        int heldConnects,
+        int channels,
+        int subscriptions,
+        long handshakesAccepted,
+        Map<String, Long> handshakesRefused,
+        long messagesReceived,
+        Map<String, Long> deliveriesByConnectionType,
+        Map<String, Long> errorsByReason,
+        long slowConsumerDisconnects,
+        long messagesResent,
+        Map<Limit, Long> refusals) {
+
+    /** Live sessions, all connection types. */
+    public int sessions() {
+        return sessionsByConnectionType.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /** Deliveries, all connection types. */
+    public long deliveries() {
+        return deliveriesByConnectionType.values().stream().mapToLong(Long::longValue).sum();
+    }
+}
