@@ -23,14 +23,12 @@ import org.slf4j.LoggerFactory;
  * frame only once the pong is written, and Tomcat writes the pong before it reads on (within its blocking send
  * timeout), so a client that pings without reading stalls itself on both. It tells no endpoint that it refused a
  * message over the size limit, other than by the close code: a close with 1009 that this side did not start is
- * counted as the {@code maxMessageSize} bound. And Jetty reads frames of at most 64 KiB unless told otherwise, which
- * its documented user property {@code org.eclipse.jetty.websocket.maxFrameSize} does (other containers ignore it).
+ * counted as the {@code maxMessageSize} bound.
  *
  * <p>The class is public only because the Jakarta API requires endpoint classes to be.
  */
 public final class WebSocketEndpoint extends Endpoint implements BayeuxSocket.Wire {
     private static final Logger LOG = LoggerFactory.getLogger(BayeuxSocket.class);
-    private static final String JETTY_MAX_FRAME_SIZE = "org.eclipse.jetty.websocket.maxFrameSize";
 
     private final BayeuxSocket socket;
     private final WebSocketTransport transport;
@@ -51,7 +49,6 @@ public final class WebSocketEndpoint extends Endpoint implements BayeuxSocket.Wi
         session.setMaxTextMessageBufferSize(maxMessageSize);
         session.setMaxBinaryMessageBufferSize(maxMessageSize);
         session.setMaxIdleTimeout(transport.idleTimeoutMillis());
-        config.getUserProperties().put(JETTY_MAX_FRAME_SIZE, (long) maxMessageSize);
         session.addMessageHandler(String.class, socket::text);
         session.addMessageHandler(ByteBuffer.class, payload -> socket.binary(payload.remaining()));
         this.session = session;

@@ -64,7 +64,6 @@ class EndpointTest {
         assertEquals(100_000, socket.setting("setMaxBinaryMessageBufferSize"));
         assertEquals(options.timeout() + options.interval() + options.maxInterval(),
                 socket.setting("setMaxIdleTimeout"));
-        assertEquals(100_000L, socket.userProperties().get("org.eclipse.jetty.websocket.maxFrameSize"));
     }
 
     @Test

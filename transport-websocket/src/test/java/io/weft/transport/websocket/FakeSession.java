@@ -72,10 +72,6 @@ final class FakeSession {
         return config;
     }
 
-    Map<String, Object> userProperties() {
-        return userProperties;
-    }
-
     /** What the endpoint set on the session, by setter name. */
     synchronized Object setting(String setter) {
         return settings.get(setter);

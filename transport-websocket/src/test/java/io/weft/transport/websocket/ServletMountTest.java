@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.InMemoryTransport;
+import io.weft.server.testing.Json;
 import io.weft.server.testing.PollingClient;
 import io.weft.transport.websocket.examples.WarListener;
 import jakarta.servlet.http.HttpServlet;
@@ -97,6 +98,19 @@ class ServletMountTest {
                     RawSocket.connect(clients.webSocket(), uri("ws"), "BAYEUX_BROWSER=thief"))) {
                 assertEquals("402::session_unknown", thief.resume(alice.clientId()).connect().get("error"));
             }
+        }
+    }
+
+    @Test
+    void aFrameAboveJettysDefaultLimitIsTakenUpToMaxMessageSize() throws Exception {
+        // A single frame above 64 KiB (a common default frame limit) within maxMessageSize is read whole.
+        deploy(ServerOptions.builder().maxMessageSize(200_000).build(), true);
+        try (PlainWebSocket peer = PlainWebSocket.connect(uri("ws"), 0)) {
+            peer.sendText("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\",\"supportedConnectionTypes\":"
+                    + "[\"websocket\"],\"ext\":{\"padding\":\"" + "z".repeat(100_000) + "\"}}]");
+            PlainWebSocket.Frame reply = peer.readFrame();
+            assertEquals(PlainWebSocket.TEXT, reply.opcode(), "one 100 KB frame, read whole");
+            assertEquals(true, Json.array(reply.text()).get(0).get("successful"), reply.text());
         }
     }
 

@@ -155,6 +155,20 @@ class TomcatMountTest {
     }
 
     @Test
+    void aMessageUpToMaxMessageSizeIsAcceptedBeyondTomcatsOwnDefault() throws Exception {
+        // Tomcat's default text buffer is 8 KiB; maxMessageSize (64 KiB here) is what counts.
+        try (ScriptedClient client = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri(),
+                "BAYEUX_BROWSER=large"))) {
+            client.handshake();
+            client.connect();
+            client.subscribe("/large");
+            String data = "y".repeat(60_000);
+            assertEquals(true, client.publish("/large", data).get("successful"));
+            client.awaitDelivery("/large", data);
+        }
+    }
+
+    @Test
     void aMessageOverMaxMessageSizeClosesTheSocketWith1009AndIsCounted() throws Exception {
         try (RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri(), "BAYEUX_BROWSER=big")) {
             socket.send("[{\"channel\":\"/x\",\"data\":\"" + "x".repeat(70_000) + "\"}]");
