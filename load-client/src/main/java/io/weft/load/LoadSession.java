@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
 
 /**
  * One load-client session on the main thread: connect the clients, run the scenario, measure, report; again with new
@@ -102,7 +103,8 @@ final class LoadSession {
         awaitMessages(sent.expected(), measurement);
 
         Map<String, Object> server = serverStats ? probe.stop() : null;
-        LatencySummary latency = LatencySummary.of(measurement.latencies());
+        Histogram nanos = measurement.latencies();
+        LatencySummary latency = LatencySummary.of(nanos);
         Report.arrivals(out, run, sent, measurement);
         Report.latency(out, latency);
         if (server != null) {
@@ -111,7 +113,7 @@ final class LoadSession {
             out.println("Server - no statistics (the server has no /service/load services)");
         }
         try {
-            Path chart = results.record(config, run, sent, measurement, latency);
+            Path chart = results.record(config, run, sent, measurement, latency, nanos);
             out.printf("Results: %s (row appended), %s%n", config.results().resolve(ResultsFolder.CSV).toAbsolutePath(),
                     chart.toAbsolutePath());
         } catch (Exception x) {

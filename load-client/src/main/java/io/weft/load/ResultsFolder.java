@@ -7,18 +7,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import javax.imageio.ImageIO;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
+import org.HdrHistogram.Histogram;
 
 /**
- * Where each run leaves its numbers: one row appended to {@code load-runs.csv} and one PNG of the latency
- * distribution, drawn headless with XChart. Called by the main thread after a run.
+ * Where each run leaves its numbers: one row appended to {@code load-runs.csv}, the run's latency histogram as an
+ * HdrHistogram log ({@code latency-*.hlog}, nanoseconds) and a PNG of its percentile distribution
+ * ({@link LatencyChart}); from a session's second run on, also {@code latency-<session>-<transport>-runs.png}, every
+ * run of the session overlaid. Called by the main thread after a run.
  */
 final class ResultsFolder {
     static final String CSV = "load-runs.csv";
@@ -30,21 +28,38 @@ final class ResultsFolder {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     private final Path folder;
+    private final String session = STAMP.format(LocalDateTime.now());
+    private final List<LatencyChart.Series> runs = new ArrayList<>();
 
     ResultsFolder(Path folder) {
         this.folder = folder;
     }
 
-    /** Writes the run's chart and CSV row. @return the chart's path */
+    /**
+     * Writes the run's chart, histogram log and CSV row, and the session's overlay from its second run on.
+     *
+     * @param nanos the run's latencies, in nanoseconds
+     * @return the run's chart
+     */
     Path record(LoadConfig config, RunConfig run, Scenario.Outcome sent, Measurement measured,
-            LatencySummary latency) throws IOException {
+            LatencySummary latency, Histogram nanos) throws IOException {
         Files.createDirectories(folder);
         LocalDateTime now = LocalDateTime.now();
-        String name = String.format(Locale.ROOT, "latency-%s-%s-%dc.png", STAMP.format(now), config.transport(),
+        String base = String.format(Locale.ROOT, "latency-%s-%s-%dc", STAMP.format(now), config.transport(),
                 run.clients());
-        Path chart = folder.resolve(name);
-        writeChart(chart, config, run, latency);
-        appendRow(now, config, run, sent, measured, latency, name);
+        Path chart = folder.resolve(base + ".png");
+        String legend = String.format(Locale.ROOT, "%s, %d clients", config.transport(), run.clients());
+        LatencyChart.Series series = LatencyChart.series(legend, nanos, 1_000_000);
+        LatencyChart.write(chart, title(config, run), List.of(series));
+        LatencyChart.writeLog(folder.resolve(base + ".hlog"), nanos, "ns");
+        runs.add(new LatencyChart.Series("run " + (runs.size() + 1) + " - " + series.name(), series.percentiles(),
+                series.millis(), series.maxMillis()));
+        if (runs.size() > 1) {
+            LatencyChart.write(folder.resolve(String.format(Locale.ROOT, "latency-%s-%s-runs.png", session,
+                    config.transport())), String.format(Locale.ROOT, "Latency by percentile - %s, this session's %d runs",
+                    config.transport(), runs.size()), runs);
+        }
+        appendRow(now, config, run, sent, measured, latency, base + ".png");
         return chart;
     }
 
@@ -67,27 +82,10 @@ final class ResultsFolder {
         Files.writeString(csv, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
-    private static void writeChart(Path path, LoadConfig config, RunConfig run, LatencySummary latency)
-            throws IOException {
-        XYChart chart = new XYChartBuilder().width(900).height(500)
-                .title(String.format(Locale.ROOT, "Latency - %s, %d clients, %d rooms, %d x %d msgs every %d µs",
-                        config.transport(), run.clients(), config.rooms(), run.batches(), run.batchSize(),
-                        run.batchPauseMicros()))
-                .xAxisTitle("latency (µs, bucket upper bound)").yAxisTitle("messages").build();
-        chart.getStyler().setLegendVisible(true);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
-        chart.getStyler().setMarkerSize(6);
-        List<LatencySummary.Bucket> buckets = latency.buckets();
-        double[] x = new double[Math.max(1, buckets.size())];
-        double[] y = new double[x.length];
-        for (int i = 0; i < buckets.size(); i++) {
-            x[i] = buckets.get(i).upTo();
-            y[i] = buckets.get(i).count();
-        }
-        XYSeries series = chart.addSeries(String.format(Locale.ROOT,
-                "p50 %d µs, p99 %d µs, max %d µs", latency.p50(), latency.p99(), latency.max()), x, y);
-        series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
-        ImageIO.write(BitmapEncoder.getBufferedImage(chart), "png", path.toFile());
+    private static String title(LoadConfig config, RunConfig run) {
+        return String.format(Locale.ROOT, "Latency by percentile - %s, %d clients, %d rooms, %d x %d msgs every %d µs",
+                config.transport(), run.clients(), config.rooms(), run.batches(), run.batchSize(),
+                run.batchPauseMicros());
     }
 
     private static String str(long value) {
