@@ -128,6 +128,16 @@ driver() {
 }
 
 chart() { java -Djava.awt.headless=true -cp "$(driver_cp)" io.weft.bench.Driver chart "$@"; }
+# latency_chart --out=F.png --title=T FILE.hlog=LEGEND...: latency by percentile, the given runs overlaid (those of
+# FILE=LEGEND pairs whose file exists: a run past its knee leaves no histogram at that rate); nothing when none does.
+latency_chart() {
+    local arg files=() opts=()
+    for arg in "$@"; do
+        if [[ $arg == --* ]]; then opts+=("$arg"); elif [[ -f ${arg%%=*} ]]; then files+=("$arg"); fi
+    done
+    (( ${#files[@]} )) || { log "latency_chart: no histograms for ${opts[*]}"; return 0; }
+    java -Djava.awt.headless=true -cp "$(driver_cp)" io.weft.bench.Driver latency-chart "${opts[@]}" "${files[@]}"
+}
 
 rss_bytes() { awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"; }
 

@@ -7,12 +7,15 @@
 # Websocket chat load runs on the driver's lean client (raw sockets, no per-message objects: it costs a fraction of
 # what the servers do, so the ladder finds the server's knee, not the client's); BENCH_WS_CLIENT=library runs it on
 # io.weft.client instead, as long-polling always does.
-# Writes docs/benchmarks/side-by-side.csv, side-by-side-idle.csv, side-by-side-ratios.md and side-by-side-*.png.
+# Writes docs/benchmarks/side-by-side.csv, side-by-side-idle.csv, side-by-side-ratios.md and side-by-side-*.png: p99
+# against delivered msgs/s, and latency by percentile at 20,000 and 40,000 offered msgs/s, every server and round
+# overlaid (from the histograms each step leaves in bench/target/hlog-side-by-side).
 source "$(dirname "$0")/lib.sh"
 ROUNDS=2; IDLE_N=2000; [[ "${1:-}" == --full ]] && { ROUNDS=3; IDLE_N=5000; }
 bench_deadline $(( ROUNDS * 1500 + 600 ))
 bench_build
 CSV="$OUT/side-by-side.csv"; IDLE="$OUT/side-by-side-idle.csv"; rm -f "$CSV" "$IDLE"
+HLOG="$BUILD/hlog-side-by-side"; rm -rf "$HLOG"
 for round in $(seq 1 "$ROUNDS"); do
     for transport in websocket long-polling; do
         for server in weft cometd faye; do
@@ -21,7 +24,7 @@ for round in $(seq 1 "$ROUNDS"); do
             client=library; [[ $transport == websocket ]] && client=${BENCH_WS_CLIENT:-lean}
             driver 600 chat --server-pid="$SERVER_PID" --server="$server" --transport="$transport" --urls="$(urls "$port")" --clients=1000 \
                 --rooms=100 --size=50 --rates=2500,5000,10000,20000,40000,60000,80000,120000,160000 --warmup-ms=3000 \
-                --measure-ms=5000 --csv="$CSV" --label="round$round" --client="$client" || log "chat $server $transport failed"
+                --measure-ms=5000 --csv="$CSV" --label="round$round" --client="$client" --hlog-dir="$HLOG" || log "chat $server $transport failed"
             stop_server
         done
     done
@@ -36,5 +39,16 @@ for transport in websocket long-polling; do
         --x=delivered_per_s --y=p99_ms --series=server+label --logy=true --xlabel="delivered messages/s" \
         --ylabel="p99 latency (ms, log)" \
         --title="1,000 clients, 100 rooms, 50 B over $transport: p99 vs delivered msgs/s"
+    for rate in 20000 40000; do
+        runs=()
+        for round in $(seq 1 "$ROUNDS"); do
+            for server in weft cometd faye; do
+                runs+=("$HLOG/$server-$transport-1000c-100r-50B-$rate-round$round.hlog=$server round$round")
+            done
+        done
+        latency_chart --out="$OUT/side-by-side-$transport-latency-$rate.png" \
+            --title="1,000 clients, 100 rooms, 50 B over $transport, $rate offered msgs/s: latency by percentile" \
+            "${runs[@]}"
+    done
 done
 log "done: $CSV $IDLE"

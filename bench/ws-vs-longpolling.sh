@@ -4,12 +4,14 @@
 # and RSS) for N idle sessions of each transport.
 # Default: 1k clients x 3 payloads, 5k clients x 50 bytes, idle 1k and 5k (about 12 minutes).
 # --full: also 10k and 18k clients, idle up to 18k.
-# Writes docs/benchmarks/ws-vs-lp.csv, ws-vs-lp-idle.csv and ws-vs-lp-*.png.
+# Writes docs/benchmarks/ws-vs-lp.csv, ws-vs-lp-idle.csv and ws-vs-lp-*.png, among them latency by percentile at
+# 10,000 offered msgs/s per point, websocket and long-polling overlaid (histograms in bench/target/hlog-ws-vs-lp).
 source "$(dirname "$0")/lib.sh"
 FULL=0; [[ "${1:-}" == --full ]] && FULL=1
 bench_deadline $(( FULL ? 5400 : 1500 ))
 bench_build
 CSV="$OUT/ws-vs-lp.csv"; IDLE="$OUT/ws-vs-lp-idle.csv"; rm -f "$CSV" "$IDLE"
+HLOG="$BUILD/hlog-ws-vs-lp"; rm -rf "$HLOG"
 POINTS=("1000 50" "1000 500" "1000 2000" "5000 50")
 (( FULL )) && POINTS+=("10000 50" "18000 50")
 for point in "${POINTS[@]}"; do
@@ -19,7 +21,7 @@ for point in "${POINTS[@]}"; do
         start_server weft "$port"
         driver 600 chat --server-pid="$SERVER_PID" --server=weft --transport="$transport" --urls="$(urls "$port")" --clients="$clients" \
             --rooms=100 --size="$size" --rates=1000,2000,5000,10000,20000,40000,80000,160000 \
-            --warmup-ms=3000 --measure-ms=5000 --csv="$CSV" --label="${clients}c/${size}B" \
+            --warmup-ms=3000 --measure-ms=5000 --csv="$CSV" --label="${clients}c/${size}B" --hlog-dir="$HLOG" \
             || log "ws-vs-lp $transport $clients/$size failed"
         stop_server
     done
@@ -34,6 +36,13 @@ for size in 50 500 2000; do
             --series=transport+clients --logy=true --xlabel="delivered messages/s" --ylabel="$y (log)" \
             --title="Weft, ${size}-byte messages, 100 rooms: $y vs delivered msgs/s"
     done
+done
+for point in "${POINTS[@]}"; do
+    read -r clients size <<< "$point"
+    latency_chart --out="$OUT/ws-vs-lp-${clients}c-${size}B-latency-10000.png" \
+        --title="Weft, $clients clients, 100 rooms, ${size}-byte messages, 10,000 offered msgs/s: latency by percentile" \
+        "$HLOG/weft-websocket-${clients}c-100r-${size}B-10000-${clients}c_${size}B.hlog=websocket" \
+        "$HLOG/weft-long-polling-${clients}c-100r-${size}B-10000-${clients}c_${size}B.hlog=long-polling"
 done
 chart --csv="$IDLE" --out="$OUT/ws-vs-lp-idle-heap.png" --x=sessions --y=heap_per_session_b --series=transport \
     --title="Weft: heap per idle session after a full GC" --xlabel="idle sessions" --ylabel="bytes per session"

@@ -102,7 +102,7 @@ public final class LatencyChart {
         styler.setXAxisLogarithmic(true);
         styler.setXAxisTickLabelsFormattingFunction(LatencyChart::percentileLabel);
         styler.setYAxisLogarithmic(logY);
-        styler.setYAxisTickLabelsFormattingFunction(LatencyChart::millisLabel);
+        styler.setYAxisTickLabelsFormattingFunction(LatencyChart::plainNumber);
         if (!logY) {
             styler.setYAxisMin(0.0);
         }
@@ -271,9 +271,12 @@ public final class LatencyChart {
                 : "99." + "9".repeat((int) nines - 2) + "%";
     }
 
-    /** Latency tick labels: plain decimals with thousands separators, never scientific notation. */
-    static String millisLabel(double millis) {
-        return new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.ROOT)).format(millis);
+    /**
+     * Tick labels in plain decimals with thousands separators ({@code 11,444}, {@code 0.25}), never in scientific
+     * notation; for any XChart axis ({@code styler.setYAxisTickLabelsFormattingFunction(LatencyChart::plainNumber)}).
+     */
+    public static String plainNumber(double value) {
+        return new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.ROOT)).format(value);
     }
 
     private static String ms(double millis) {

@@ -91,8 +91,8 @@ class LatencyChartTest {
         XYChart chart = LatencyChart.chart("one run", List.of(LatencyChart.series("tailed", tailed(), 1_000)), 800, 400);
         assertTrue(!chart.getStyler().isYAxisLogarithmic());
         assertEquals(0.0, chart.getStyler().getYAxisMin());
-        assertEquals("11,444", LatencyChart.millisLabel(11_444));
-        assertEquals("0.25", LatencyChart.millisLabel(0.25));
+        assertEquals("11,444", LatencyChart.plainNumber(11_444));
+        assertEquals("0.25", LatencyChart.plainNumber(0.25));
     }
 
     @Test

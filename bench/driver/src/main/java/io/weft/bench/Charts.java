@@ -8,17 +8,20 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.weft.load.LatencyChart;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.BubbleChart;
 import org.knowm.xchart.BubbleChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * PNG charts from the CSV files the experiments write: {@code chart --csv=F --out=F.png --x=COL --y=COL
  * --series=COL[+COL] [--where=COL=V[+COL=V]] [--bubble=COL] [--logx] [--logy] [--title=T]}. One series per distinct
- * value of the series column(s), points in file order.
+ * value of the series column(s), points in file order; tick labels in plain decimals. Latency distributions are
+ * {@code latency-chart} ({@link LatencyChart}), from the histograms {@code chat --hlog-dir=D} writes.
  */
 final class Charts {
     private Charts() {
@@ -70,6 +73,7 @@ final class Charts {
                         s.getValue().stream().mapToDouble(p -> 8 + 40 * Math.sqrt(p[2] / maxBubble)).toArray());
             }
             chart.getStyler().setYAxisLogarithmic(args.get("logy", "false").equals("true"));
+            plainLabels(chart.getStyler());
             BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
         } else {
             XYChart chart = new XYChartBuilder().width(900).height(560).title(title).xAxisTitle(xLabel)
@@ -80,9 +84,16 @@ final class Charts {
             }
             chart.getStyler().setXAxisLogarithmic(args.get("logx", "false").equals("true"));
             chart.getStyler().setYAxisLogarithmic(args.get("logy", "false").equals("true"));
+            plainLabels(chart.getStyler());
             BitmapEncoder.saveBitmap(chart, out.toString(), BitmapEncoder.BitmapFormat.PNG);
         }
         System.err.println("wrote " + out);
+    }
+
+    /** Both axes in plain decimals ({@code 1,000}, {@code 0.5}), never {@code 1E3}, on linear and log axes alike. */
+    private static void plainLabels(AxesChartStyler styler) {
+        styler.setXAxisTickLabelsFormattingFunction(LatencyChart::plainNumber);
+        styler.setYAxisTickLabelsFormattingFunction(LatencyChart::plainNumber);
     }
 
     private static String cell(String[] cells, List<String> header, String column) {

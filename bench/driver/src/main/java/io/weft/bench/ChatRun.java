@@ -2,6 +2,8 @@ package io.weft.bench;
 
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
+import io.weft.load.LatencyChart;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -18,7 +20,9 @@ import org.HdrHistogram.Recorder;
  * bursts of 10 messages, each to a random room from a random member of that room, at a ladder of offered delivered
  * rates (deliveries per second); per rate: a warm-up, then a measured window (steady state only: latency of the
  * messages sent in the window, from their intended send time, and the deliveries that arrived in it), then a drain.
- * The ladder stops at the knee: deliveries falling behind the offered rate, or p99 past a bound.
+ * The ladder stops at the knee: deliveries falling behind the offered rate, or p99 past a bound. With
+ * {@code --hlog-dir=D}, each step's latency histogram (µs) also goes to
+ * {@code D/<server>-<transport>-<clients>c-<rooms>r-<size>B-<offered>[-<label>].hlog}, for {@code latency-chart}.
  */
 final class ChatRun {
     /** This driver's own process: its CPU shows whether a step was bound by the load client rather than the server. */
@@ -52,6 +56,7 @@ final class ChatRun {
         String label = args.get("label", "");
         int burst = args.getInt("burst", 10);
         long serverPid = args.getLong("server-pid", -1);
+        String hlogDir = args.get("hlog-dir", "");
 
         int perRoom = Math.max(1, clientCount / rooms);
         String padding = "x".repeat(Math.max(1, size - 30)); // {"t":1234567890123456,"p":"..."} is about size bytes
@@ -157,6 +162,12 @@ final class ChatRun {
                     continue;
                 }
                 Args.appendCsv(csv, HEADER, row);
+                if (!hlogDir.isEmpty()) {
+                    Path hlog = Path.of(hlogDir, String.format(Locale.ROOT, "%s-%s-%dc-%dr-%dB-%s%s.hlog", server,
+                            transport, clientCount, rooms, size, rateText, label.isEmpty() ? "" : "-" + label.replaceAll("[^A-Za-z0-9._-]", "_")));
+                    Files.createDirectories(hlog.getParent());
+                    LatencyChart.writeLog(hlog, h, "us");
+                }
                 System.out.println(row);
                 System.out.flush();
                 Thread.sleep(1000);

@@ -2,6 +2,7 @@ package io.weft.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.client.BayeuxClient;
+import io.weft.load.LatencyChart;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import java.io.BufferedReader;
@@ -12,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -24,8 +26,9 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * The benchmark driver: {@code chat}, {@code idle}, {@code emit}, {@code relay} and {@code chart}, each with
- * {@code --flags}; see docs/benchmarks/README.md and the bench/*.sh scripts that call it. {@code chat --client=lean}
+ * The benchmark driver: {@code chat}, {@code idle}, {@code emit}, {@code relay}, {@code chart} and
+ * {@code latency-chart} (percentile distributions overlaid, from {@code .hlog} files: {@link LatencyChart#main}), each
+ * with {@code --flags}; see docs/benchmarks/README.md and the bench/*.sh scripts that call it. {@code chat --client=lean}
  * runs the websocket chat load on {@link LeanSockets} instead of io.weft.client.
  */
 public final class Driver {
@@ -36,8 +39,12 @@ public final class Driver {
 
     public static void main(String[] argv) throws Exception {
         if (argv.length == 0) {
-            System.err.println("usage: Driver chat|idle|emit|relay|chart|restart|storm|slow|proxy --flag=value ...");
+            System.err.println("usage: Driver chat|idle|emit|relay|chart|latency-chart|restart|storm|slow|proxy --flag=value ...");
             System.exit(2);
+        }
+        if (argv[0].equals("latency-chart")) { // its arguments are files, not only --flags
+            LatencyChart.main(Arrays.copyOfRange(argv, 1, argv.length));
+            System.exit(0);
         }
         Args args = new Args(argv, 1);
         switch (argv[0]) {
