@@ -1,5 +1,6 @@
 package io.weft.load;
 
+import io.weft.metrics.micrometer.MetricsHandler;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.Service;
@@ -139,7 +140,9 @@ public final class LoadServer implements Callable<Integer> {
         polling.setAllowNullPathInContext(true);
         WebSocketHandler upgrades = WebSocketTransport.install(bayeux, jetty, context + "/*");
         upgrades.setHandler(polling);
-        jetty.setHandler(upgrades);
+        MetricsHandler metrics = new MetricsHandler(bayeux); // GET /metrics, /stats, /health
+        metrics.setHandler(upgrades);
+        jetty.setHandler(metrics);
         jetty.setStopAtShutdown(false);
         try {
             jetty.start();

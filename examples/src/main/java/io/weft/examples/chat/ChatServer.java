@@ -1,5 +1,6 @@
 package io.weft.examples.chat;
 
+import io.weft.metrics.micrometer.MetricsHandler;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.ext.AcknowledgedMessagesExtension;
@@ -26,11 +27,12 @@ import org.eclipse.jetty.util.resource.ResourceFactory;
  *
  * <pre>
  * Server
- *  └ WebSocketHandler             upgrades on /cometd/* become websocket connections (Jetty's core WebSocket API)
- *     └ ContextHandlerCollection  everything else
- *        ├ /cometd  LongPollingHandler   long-polling and callback-polling
- *        ├ (contexts added by the caller: tests serve the official client's files this way)
- *        └ /        ResourceHandler      static/ from the class path: index.html, chat.js, weft.js
+ *  └ MetricsHandler                 GET /metrics (Prometheus text), /stats (JSON), /health
+ *     └ WebSocketHandler             upgrades on /cometd/* become websocket connections (Jetty's core WebSocket API)
+ *        └ ContextHandlerCollection  everything else
+ *           ├ /cometd  LongPollingHandler   long-polling and callback-polling
+ *           ├ (contexts added by the caller: tests serve the official client's files this way)
+ *           └ /        ResourceHandler      static/ from the class path: index.html, chat.js, weft.js
  * </pre>
  *
  * <p>Started by {@link #start(Settings)} on the caller's thread; closed by {@link #close()}. Thread-safe.
@@ -98,7 +100,9 @@ public final class ChatServer implements AutoCloseable {
         connector.setHost(settings.host());
         connector.setPort(settings.port());
         jetty.addConnector(connector);
-        jetty.setHandler(handlers(settings));
+        MetricsHandler metrics = new MetricsHandler(bayeux); // GET /metrics, /stats, /health
+        metrics.setHandler(handlers(settings));
+        jetty.setHandler(metrics);
     }
 
     /** Starts the demo; it is listening when this returns. */

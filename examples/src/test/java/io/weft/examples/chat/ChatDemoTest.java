@@ -67,6 +67,14 @@ class ChatDemoTest {
             assertTrue(handshake.body().contains("\"successful\":true"), handshake.body());
             assertTrue(handshake.body().contains("\"websocket\"") && handshake.body().contains("\"long-polling\""),
                     handshake.body());
+
+            // what an operator polls (MetricsHandler)
+            assertEquals(200, get(base + "/health").statusCode());
+            HttpResponse<String> metrics = get(base + "/metrics");
+            assertEquals(200, metrics.statusCode());
+            assertTrue(metrics.body().contains("weft_handshakes_total{outcome=\"accepted\"} 1.0"), metrics.body());
+            HttpResponse<String> stats = get(base + "/stats");
+            assertTrue(stats.body().contains("\"handshakesAccepted\":1"), stats.body());
         } finally {
             demo.destroy();
             if (!demo.waitFor(10, TimeUnit.SECONDS)) {

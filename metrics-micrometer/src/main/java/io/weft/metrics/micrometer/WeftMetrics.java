@@ -105,16 +105,21 @@ public final class WeftMetrics implements MeterBinder {
         }
     }
 
-    /** Counts have no base unit (Prometheus keeps units for seconds, bytes and the like). */
+    /*
+     * Micrometer holds a meter's object weakly: the object is the server (the application holds it; once it is gone,
+     * the meters read NaN), and the functions, held strongly, hold this binder. Counts have no base unit (Prometheus
+     * keeps units for seconds, bytes and the like).
+     */
+
     private void gauge(MeterRegistry registry, String name, String description, ToDoubleFunction<ServerStats> value,
             Tags extra) {
-        Gauge.builder(name, this, metrics -> value.applyAsDouble(metrics.stats()))
+        Gauge.builder(name, server, bayeux -> value.applyAsDouble(stats()))
                 .description(description).tags(tags.and(extra)).register(registry);
     }
 
     private void counter(MeterRegistry registry, String name, String description, ToDoubleFunction<ServerStats> value,
             Tags extra) {
-        FunctionCounter.builder(name, this, metrics -> value.applyAsDouble(metrics.stats()))
+        FunctionCounter.builder(name, server, bayeux -> value.applyAsDouble(stats()))
                 .description(description).tags(tags.and(extra)).register(registry);
     }
 

@@ -84,6 +84,18 @@ class WeftMetricsTest {
     }
 
     @Test
+    void theMetersKeepWorkingWhenNobodyHoldsTheBinder() throws InterruptedException {
+        new WeftMetrics(server, Tags.empty(), Duration.ZERO).bindTo(registry);
+        PollingClient.connected(server, "a");
+        for (int i = 0; i < 3; i++) {
+            System.gc(); // Micrometer holds meters' objects weakly: a binder held by nothing else would be collected
+        }
+        Map<String, Double> samples = scrape();
+        assertEquals(1.0, samples.get("weft_sessions{connection_type=\"long-polling\"}"), samples.toString());
+        assertEquals(1.0, samples.get("weft_handshakes_total{outcome=\"accepted\"}"));
+    }
+
+    @Test
     void oneSnapshotServesTheMetersForMaxAge() {
         WeftMetrics metrics = new WeftMetrics(server, Tags.empty(), Duration.ofHours(1));
         metrics.bindTo(registry);

@@ -104,6 +104,9 @@ public interface BayeuxServer extends AutoCloseable {
      */
     ServerStats getStats();
 
+    /** Whether {@link #close()} has been called: the server takes no more handshakes. */
+    boolean isClosed();
+
     /** The engine, for transports: see {@link Engine}. Applications do not need it. */
     Engine engine();
 

@@ -170,6 +170,11 @@ public final class BayeuxServerImpl implements BayeuxServer {
     }
 
     @Override
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    @Override
     public ServerStats getStats() {
         TreeMap<String, Integer> byType = new TreeMap<>();
         int held = 0;
