@@ -23,8 +23,9 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * What an operator polls, on an embedded Jetty server: {@code GET /metrics} (Prometheus text: {@link WeftMetrics} and
- * the JVM's memory, GC, threads and CPU), {@code GET /stats} (JSON: {@code getStats()} with message rates over the
- * interval since the previous {@code /stats}), {@code GET /health} (200 while the server accepts handshakes, 503 once
+ * the JVM's memory, GC, threads and CPU), {@code GET /stats} (JSON: {@code getStats()}, the delivery latency's mean,
+ * percentiles and standard deviation since start-up, and message rates over the interval since the previous
+ * {@code /stats}), {@code GET /health} (200 while the server accepts handshakes, 503 once
  * {@link #closing()} was called or the Bayeux server is closed). Every other request goes to the next handler.
  *
  * <pre>
@@ -122,6 +123,12 @@ public final class MetricsHandler extends Handler.Wrapper {
             field(json, refusal.getKey().option(), refusal.getValue());
             first = false;
         }
+        ServerStats.Latency latency = now.deliveryLatency();
+        json.append("},\"deliveryLatencyMillis\":{\"count\":").append(latency.count())
+                .append(",\"mean\":").append(latency.mean()).append(",\"p50\":").append(latency.p50())
+                .append(",\"p90\":").append(latency.p90()).append(",\"p99\":").append(latency.p99())
+                .append(",\"p999\":").append(latency.p999()).append(",\"max\":").append(latency.max())
+                .append(",\"stddev\":").append(latency.stddev());
         json.append("},\"interval\":{");
         if (before == null || interval <= 0) {
             json.append("\"seconds\":0");

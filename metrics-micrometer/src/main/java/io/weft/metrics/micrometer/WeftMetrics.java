@@ -27,7 +27,9 @@ import java.util.function.ToDoubleFunction;
  * <p>Meters (Prometheus names): gauges {@code weft_sessions{connection_type}}, {@code weft_connects_held},
  * {@code weft_channels}, {@code weft_subscriptions}; counters {@code weft_handshakes_total{outcome}},
  * {@code weft_messages_received_total}, {@code weft_deliveries_total{connection_type}}, {@code weft_errors_total},
- * {@code weft_slow_consumers_total}, {@code weft_messages_resent_total}, {@code weft_refusals_total{limit}}. Connection
+ * {@code weft_slow_consumers_total}, {@code weft_messages_resent_total}, {@code weft_refusals_total{limit}}, and the
+ * delivery latency since start-up: {@code weft_delivery_latency_seconds{quantile}} (0.5 to 1.0, the maximum),
+ * {@code weft_delivery_latency_mean_seconds}, {@code weft_delivery_latency_count_total}. Connection
  * types and limits are fixed sets, so no meter appears after binding; the errors by reason are in
  * {@code getStats().errorsByReason()}.
  *
@@ -99,10 +101,24 @@ public final class WeftMetrics implements MeterBinder {
                 ServerStats::slowConsumerDisconnects, Tags.empty());
         counter(registry, "weft.messages.resent", "messages queued again for the ack extension",
                 ServerStats::messagesResent, Tags.empty());
+        latency(registry, "0.5", ServerStats.Latency::p50);
+        latency(registry, "0.9", ServerStats.Latency::p90);
+        latency(registry, "0.99", ServerStats.Latency::p99);
+        latency(registry, "0.999", ServerStats.Latency::p999);
+        latency(registry, "1.0", ServerStats.Latency::max);
+        gauge(registry, "weft.delivery.latency.mean.seconds", "mean time from publish to a delivery's write",
+                stats -> stats.deliveryLatency().mean() / 1000, Tags.empty());
+        counter(registry, "weft.delivery.latency.count", "deliveries whose latency was recorded",
+                stats -> stats.deliveryLatency().count(), Tags.empty());
         for (Limit limit : Limit.values()) {
             counter(registry, "weft.refusals", "refusals past a bound (the limit is its option's name)",
                     stats -> stats.refusals().getOrDefault(limit, 0L), Tags.of("limit", limit.option()));
         }
+    }
+
+    private void latency(MeterRegistry registry, String quantile, ToDoubleFunction<ServerStats.Latency> millis) {
+        gauge(registry, "weft.delivery.latency.seconds", "time from publish to a delivery's write, since start-up",
+                stats -> millis.applyAsDouble(stats.deliveryLatency()) / 1000, Tags.of("quantile", quantile));
     }
 
     /*

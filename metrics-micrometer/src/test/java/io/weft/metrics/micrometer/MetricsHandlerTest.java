@@ -86,6 +86,7 @@ class MetricsHandlerTest {
         assertTrue(json.contains("\"sessionsByConnectionType\":{\"long-polling\":1}"), json);
         assertTrue(json.contains("\"messagesReceivedPerSecond\":"), json);
         assertTrue(json.contains("\"maxQueue\":0"), json);
+        assertTrue(json.contains("\"deliveryLatencyMillis\":{\"count\":0,"), json);
     }
 
     @Test

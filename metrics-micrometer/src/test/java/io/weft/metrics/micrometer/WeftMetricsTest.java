@@ -78,6 +78,8 @@ class WeftMetricsTest {
                 "bob's socket pushed hi; alice has no poll held to take it yet");
         assertEquals(1.0, samples.get("weft_errors_total{node=\"n1\"}"), "the stranger's 402");
         assertEquals(0.0, samples.get("weft_refusals_total{limit=\"maxQueue\",node=\"n1\"}"));
+        assertEquals(1.0, samples.get("weft_delivery_latency_count_total{node=\"n1\"}"));
+        assertTrue(samples.get("weft_delivery_latency_seconds{node=\"n1\",quantile=\"0.99\"}") >= 0, samples.toString());
         for (String name : samples.keySet()) {
             assertTrue(name.startsWith("weft_"), name);
         }

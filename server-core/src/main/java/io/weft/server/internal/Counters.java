@@ -1,6 +1,8 @@
 package io.weft.server.internal;
 
 import io.weft.server.api.Message;
+import io.weft.server.api.ServerStats;
+import io.weft.server.internal.codec.MessageImpl;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +12,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the server has done since it started, counted where it passes one place: batches in ({@link #received}),
- * messages out ({@link #written}, where every reply and delivery goes to a connection), sessions ended for a full
- * queue, messages re-sent for the ack extension. Each count is a {@link LongAdder} increment, cheap on any thread;
+ * messages out ({@link #written}, where every reply and delivery goes to a connection, and where a delivery's latency
+ * since its publish is recorded), sessions ended for a full queue, messages re-sent for the ack extension. Each count is a {@link LongAdder} increment, cheap on any thread;
  * refusals past a bound are {@link Refusals}. Read through {@code BayeuxServer.getStats()}.
  */
 public final class Counters {
@@ -27,6 +29,7 @@ public final class Counters {
     private final ConcurrentHashMap<String, LongAdder> errors = new ConcurrentHashMap<>();
     private final LongAdder slowConsumers = new LongAdder();
     private final LongAdder resent = new LongAdder();
+    private final LatencyRecorder deliveryLatency = new LatencyRecorder();
 
     /** A batch from a client: its messages that are not {@code /meta/*}, publishes and service requests. */
     public void received(List<? extends Message> batch) {
@@ -47,10 +50,17 @@ public final class Counters {
      */
     public void written(String connectionType, List<? extends Message> messages) {
         int deliveries = 0;
+        long now = 0;
         for (Message message : messages) {
             Object successful = message.get(Message.SUCCESSFUL);
             if (successful == null) {
                 deliveries++;
+                if (message instanceof MessageImpl published && published.publishedAt() != 0) {
+                    if (now == 0) {
+                        now = System.nanoTime();
+                    }
+                    deliveryLatency.record((now - published.publishedAt()) / 1000);
+                }
                 continue;
             }
             boolean handshake = HANDSHAKE.equals(message.getChannel());
@@ -130,6 +140,10 @@ public final class Counters {
 
     public long resent() {
         return resent.sum();
+    }
+
+    public ServerStats.Latency deliveryLatency() {
+        return deliveryLatency.summary();
     }
 
     private static Map<String, Long> snapshot(ConcurrentHashMap<String, LongAdder> counts) {

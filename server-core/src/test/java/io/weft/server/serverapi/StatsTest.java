@@ -1,6 +1,7 @@
 package io.weft.server.serverapi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Limit;
@@ -72,6 +73,8 @@ class StatsTest {
                 "hello to alice and bob (broadcastToPublisher), to myself to bob");
         assertEquals(Map.of("403::handshake_denied", 1L, "402::session_unknown", 1L), stats.errorsByReason());
         assertEquals(0, stats.slowConsumerDisconnects());
+        assertEquals(3, stats.deliveryLatency().count(), "each delivery's time since its publish");
+        assertTrue(stats.deliveryLatency().max() >= stats.deliveryLatency().p50(), stats.deliveryLatency().toString());
     }
 
     @Test
@@ -94,6 +97,7 @@ class StatsTest {
         assertEquals(2, stats.handshakesAccepted());
         assertEquals(1, stats.messagesReceived());
         assertEquals(Map.of("long-polling", 1L), stats.deliveriesByConnectionType());
+        assertEquals(1, stats.deliveryLatency().count());
         assertEquals(Map.of(), stats.errorsByReason());
         assertEquals(1, stats.subscriptions());
     }

@@ -27,6 +27,7 @@ public final class MessageImpl implements Message.Mutable {
     private BayeuxError decodeError;
     private Message associated;
     private volatile boolean frozen;
+    private long publishedAt;
     private volatile byte[] json;
     /** Whether nested values may still be shared with the message this one was copied from. */
     private boolean sharesNested;
@@ -48,6 +49,7 @@ public final class MessageImpl implements Message.Mutable {
     public MessageImpl copy() {
         MessageImpl copy = new MessageImpl(new LinkedHashMap<>(fields));
         copy.sharesNested = true;
+        copy.publishedAt = publishedAt;
         copy.associated = associated;
         return copy;
     }
@@ -75,6 +77,17 @@ public final class MessageImpl implements Message.Mutable {
             }
             owned.add(field);
         }
+    }
+
+    /** When this message was published ({@link System#nanoTime()}), for the delivery latency; 0 if it was not. */
+    public long publishedAt() {
+        return publishedAt;
+    }
+
+    /** Stamps the publish time; call before {@link #freeze()}. */
+    public MessageImpl publishedAt(long nanoTime) {
+        this.publishedAt = nanoTime;
+        return this;
     }
 
     /** Makes this message read-only; from now on it may be shared between sessions and threads. */

@@ -122,6 +122,6 @@ public final class Publisher {
         if (published.get(Message.TIMESTAMP) instanceof String timestamp) {
             copy.put(Message.TIMESTAMP, timestamp);
         }
-        return copy.freeze();
+        return copy.publishedAt(System.nanoTime()).freeze();
     }
 }
