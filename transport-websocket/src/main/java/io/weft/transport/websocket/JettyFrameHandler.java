@@ -44,10 +44,6 @@ final class JettyFrameHandler implements FrameHandler, BayeuxSocket.Wire {
         this.maxMessageSize = maxMessageSize;
     }
 
-    BayeuxSocket socket() {
-        return socket;
-    }
-
     /** The core session, once open (tests look at how it was configured). */
     CoreSession session() {
         return session;

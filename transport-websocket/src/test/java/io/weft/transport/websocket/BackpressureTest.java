@@ -13,11 +13,11 @@ import io.weft.server.testing.Json;
 import io.weft.transport.websocket.PlainWebSocket.Frame;
 import jakarta.websocket.CloseReason.CloseCodes;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import java.util.stream.IntStream;
 import org.eclipse.jetty.server.ServerConnector;
@@ -105,7 +105,7 @@ class BackpressureTest {
             // Each frame gets a reply (402::session_unknown: the peer never handshakes); the peer reads none of them.
             Thread sender = peer.sendInBackground(FRAMES, i -> "[{\"channel\":\"/flood\",\"id\":\"" + i + "\"}]");
 
-            awaitCondition(() -> server.bayeux().getRefusals().get(Limit.PENDING_FRAMES) == 1, "the peer was refused");
+            Await.until(Duration.ofSeconds(10), () -> server.bayeux().getRefusals().get(Limit.PENDING_FRAMES) == 1, "the peer was refused");
             for (int i = 0; i < 10; i++) {
                 assertEquals(true, other.publish("/chat", "hello " + i).get("successful"));
                 other.awaitDelivery("/chat", "hello " + i);
@@ -180,7 +180,7 @@ class BackpressureTest {
                 peer.send("[{\"channel\":\"/flood\",\"id\":\"" + i + "\"}]");
             }
 
-            awaitCondition(() -> ids.size() == FRAMES, "all " + FRAMES + " frames answered");
+            Await.until(Duration.ofSeconds(10), () -> ids.size() == FRAMES, "all " + FRAMES + " frames answered");
             assertEquals(IntStream.range(0, FRAMES).mapToObj(String::valueOf).toList(), ids);
             assertTrue(depth.max() - depth.min() < 100, "stack depth from " + depth.min() + " to " + depth.max());
         }
@@ -259,15 +259,5 @@ class BackpressureTest {
             }
         }
         return last;
-    }
-
-    private static void awaitCondition(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(10);
-        }
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -51,13 +52,13 @@ class SlowConsumerTest {
 
             // Everything reached the other subscriber while the slow one was still not reading.
             int expected = published;
-            awaitCondition(() -> fastReceived.get() == expected, "fast subscriber got all " + expected);
+            Await.until(Duration.ofSeconds(20), () -> fastReceived.get() == expected, "fast subscriber got all " + expected);
             assertTrue(slowSession.getQueueSize() >= 100, "the slow client was still stalled");
 
             // Once it reads again, it gets everything, nothing dropped.
             assertTrue(slowReceived.get() < expected);
             ((RawSocket) slow.wire()).resumeReading();
-            awaitCondition(() -> slowReceived.get() == expected, "slow subscriber caught up");
+            Await.until(Duration.ofSeconds(20), () -> slowReceived.get() == expected, "slow subscriber caught up");
             assertEquals(0, slowSession.getDroppedMessages());
         }
     }
@@ -67,16 +68,5 @@ class SlowConsumerTest {
         client.wire().onReceive(batch -> count.addAndGet(
                 (int) batch.stream().filter(m -> channel.equals(m.get("channel"))).count()));
         return count;
-    }
-
-    private static void awaitCondition(java.util.function.BooleanSupplier condition, String what)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(10);
-        }
     }
 }

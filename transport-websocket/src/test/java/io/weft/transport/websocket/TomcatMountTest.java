@@ -20,6 +20,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.Principal;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -175,10 +176,8 @@ class TomcatMountTest {
             assertEquals(1009, socket.awaitClose(10).code());
         }
         // The server side learns of the close as the client does, on its own thread.
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (server.bayeux().getRefusals().get(Limit.MESSAGE_SIZE) == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Await.until(Duration.ofSeconds(5), () -> server.bayeux().getRefusals().get(Limit.MESSAGE_SIZE) > 0,
+                "the refusal was counted");
         assertEquals(1L, server.bayeux().getRefusals().get(Limit.MESSAGE_SIZE));
     }
 
