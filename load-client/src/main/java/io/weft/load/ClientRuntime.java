@@ -63,6 +63,11 @@ final class ClientRuntime implements AutoCloseable {
                 : builder.longPolling(http);
     }
 
+    /** The HTTP client all clients share. */
+    HttpClient http() {
+        return http;
+    }
+
     /** How many of the pool's threads are busy now, and the most there have been. */
     String threadUse() {
         return threads.getBusyThreads() + " busy of " + threads.getThreads() + " (max " + threads.getMaxThreads() + ")";

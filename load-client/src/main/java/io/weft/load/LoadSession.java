@@ -1,5 +1,6 @@
 package io.weft.load;
 
+import io.weft.server.api.Latency;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
@@ -55,7 +56,7 @@ final class LoadSession {
         ResultsFolder results = new ResultsFolder(config.results());
         RunResult last = null;
         try (ClientRuntime runtime = new ClientRuntime(config);
-                ServerProbe probe = new ServerProbe(runtime)) {
+                ServerProbe probe = new ServerProbe(runtime, config)) {
             Fleet fleet = new Fleet(config, runtime, measurement, seed);
             Scenario scenario = new Scenario(config, seed + 1, new AtomicLong());
             int clients = LoadClient.DEFAULT_CLIENTS;
@@ -92,6 +93,7 @@ final class LoadSession {
         measurement.reset();
         fleet.newRun(scenario.nextId());
         boolean serverStats = probe.start(run);
+        Latency serverLatencyBefore = probe.deliveryLatency();
         out.println();
         out.printf("Testing %d clients in %d rooms, %d rooms/client%n", fleet.size(), config.rooms(),
                 config.roomsPerClient());
@@ -102,11 +104,13 @@ final class LoadSession {
         Report.outgoing(out, run, sent);
         awaitMessages(sent.expected(), measurement);
 
+        Latency serverLatencyAfter = serverLatencyBefore == null ? null : probe.deliveryLatency();
         Map<String, Object> server = serverStats ? probe.stop() : null;
         Histogram nanos = measurement.latencies();
         LatencySummary latency = LatencySummary.of(nanos);
         Report.arrivals(out, run, sent, measurement);
         Report.latency(out, latency);
+        Report.serverLatency(out, serverLatencyAfter == null ? null : serverLatencyAfter.since(serverLatencyBefore));
         if (server != null) {
             ServerMonitor.lines(server).forEach(out::println);
         } else {

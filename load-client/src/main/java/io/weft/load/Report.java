@@ -1,5 +1,6 @@
 package io.weft.load;
 
+import io.weft.server.api.Latency;
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
 
@@ -69,6 +70,21 @@ final class Report {
                         + "%,d/%,.0f/%,d/%,d/%,d/%,d/%,d µs%n",
                 latency.samples(), latency.min(), latency.avg(), latency.p50(), latency.p90(), latency.p99(),
                 latency.p999(), latency.max());
+    }
+
+    /**
+     * The server's own latency for the run, from publish to a delivery's hand-over to its connection (a part of the
+     * client's, which adds the sender's queue, the network and the receiver), under the client's in the same units.
+     */
+    static void serverLatency(PrintStream out, Latency server) {
+        if (server == null) {
+            out.println("Server - Latency: no /stats (not a Weft server with its MetricsHandler at the root)");
+            return;
+        }
+        out.printf("Server - Latency (publish to write): %d deliveries | avg/50th%%/90th%%/99th%%/99.9th%%/max = "
+                        + "%,.0f/%,.0f/%,.0f/%,.0f/%,.0f/%,.0f µs%n",
+                server.count(), server.mean() * 1000, server.p50() * 1000, server.p90() * 1000, server.p99() * 1000,
+                server.p999() * 1000, server.max() * 1000);
     }
 
     private static String format(double percent) {

@@ -1,23 +1,68 @@
 package io.weft.load;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.client.BayeuxClient;
+import io.weft.server.api.Latency;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
+import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.HttpClient;
 
 /**
  * One more client, outside the rooms, that tells the server when a run starts and stops through the load server's
- * {@code /service/load/*} services, and brings back the server's report. Against a server without those services
- * (any other Bayeux server) the calls fail and the report says so.
+ * {@code /service/load/*} services, and brings back the server's report; and a reader of the server's
+ * {@code GET /stats} (Weft's {@code MetricsHandler}), whose delivery latency histogram, read before and after a run,
+ * gives the server's own latency for the run. Against a server without those services or that endpoint (any other
+ * Bayeux server) the calls fail and the report says so.
  */
 final class ServerProbe implements AutoCloseable {
-    private final BayeuxClient client;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-    ServerProbe(ClientRuntime runtime) {
+    private final BayeuxClient client;
+    private final HttpClient http;
+    private final URI stats;
+
+    ServerProbe(ClientRuntime runtime, LoadConfig config) {
         this.client = runtime.builder(null).build();
+        this.http = runtime.http();
+        this.stats = URI.create(config.url()).resolve("/stats");
         client.handshake();
+    }
+
+    /**
+     * The server's delivery latency histogram since it started, from its {@code /stats}; null when it has none (not a
+     * Weft server with a {@code MetricsHandler} at its root, or not answering within 5 s).
+     */
+    Latency deliveryLatency() {
+        try {
+            ContentResponse response = http.newRequest(stats).timeout(5, TimeUnit.SECONDS).send();
+            if (response.getStatus() != 200) {
+                return null;
+            }
+            Map<?, ?> histogram = (Map<?, ?>) JSON.readValue(response.getContent(), Map.class)
+                    .get("deliveryLatencyHistogram");
+            if (histogram == null) {
+                return null;
+            }
+            return Latency.of(longs(histogram.get("upToMicros")), longs(histogram.get("counts")),
+                    ((Number) histogram.get("sumMicros")).doubleValue(),
+                    ((Number) histogram.get("sumOfSquaresMicros")).doubleValue(),
+                    ((Number) histogram.get("maxMicros")).longValue());
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (Exception x) {
+            return null; // No such endpoint, or not Weft's: the report says there is no server-side latency.
+        }
+    }
+
+    private static long[] longs(Object array) {
+        return ((List<?>) array).stream().mapToLong(value -> ((Number) value).longValue()).toArray();
     }
 
     /** Tells the server a run starts. @return whether it answered */

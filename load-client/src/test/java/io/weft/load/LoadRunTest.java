@@ -57,6 +57,8 @@ class LoadRunTest {
         assertEquals(run.expected(), run.latency().samples(), "one latency sample per delivery");
         assertTrue(report.contains("Messages - Success/Expected = " + run.expected() + "/" + run.expected()), report);
         assertTrue(report.contains("Server - CPU") || report.contains("Server - Elapsed"), report);
+        assertTrue(report.contains("Server - Latency (publish to write): " + run.expected() + " deliveries |"),
+                "the server's own latency of each delivery of the run, read from its /stats: " + report);
         assertTrue(server.bayeux().getSessions().isEmpty(), "every client disconnected");
 
         List<String> csv = Files.readAllLines(results.resolve(ResultsFolder.CSV));

@@ -7,10 +7,12 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.Latency;
 import io.weft.server.api.Limit;
 import io.weft.server.api.ServerStats;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.eclipse.jetty.http.HttpHeader;
@@ -24,8 +26,9 @@ import org.eclipse.jetty.util.Callback;
 /**
  * What an operator polls, on an embedded Jetty server: {@code GET /metrics} (Prometheus text: {@link WeftMetrics} and
  * the JVM's memory, GC, threads and CPU), {@code GET /stats} (JSON: {@code getStats()}, the delivery latency's mean,
- * percentiles and standard deviation since start-up, and message rates over the interval since the previous
- * {@code /stats}), {@code GET /health} (200 while the server accepts handshakes, 503 once
+ * percentiles and standard deviation since start-up with its histogram's buckets, from which a reader takes the
+ * latency between two of its readings, and message rates and latency over the interval since the previous
+ * {@code /stats} of any reader), {@code GET /health} (200 while the server accepts handshakes, 503 once
  * {@link #closing()} was called or the Bayeux server is closed). Every other request goes to the next handler.
  *
  * <pre>
@@ -113,6 +116,7 @@ public final class MetricsHandler extends Handler.Wrapper {
         field(json, "messagesReceived", now.messagesReceived()).append(',');
         field(json, "deliveries", now.deliveries()).append(',');
         map(json, "deliveriesByConnectionType", now.deliveriesByConnectionType()).append(',');
+        map(json, "bytesWrittenByConnectionType", now.bytesWrittenByConnectionType()).append(',');
         map(json, "errorsByReason", now.errorsByReason()).append(',');
         field(json, "slowConsumerDisconnects", now.slowConsumerDisconnects()).append(',');
         field(json, "messagesResent", now.messagesResent()).append(',');
@@ -123,23 +127,53 @@ public final class MetricsHandler extends Handler.Wrapper {
             field(json, refusal.getKey().option(), refusal.getValue());
             first = false;
         }
-        ServerStats.Latency latency = now.deliveryLatency();
-        json.append("},\"deliveryLatencyMillis\":{\"count\":").append(latency.count())
-                .append(",\"mean\":").append(latency.mean()).append(",\"p50\":").append(latency.p50())
-                .append(",\"p90\":").append(latency.p90()).append(",\"p99\":").append(latency.p99())
-                .append(",\"p999\":").append(latency.p999()).append(",\"max\":").append(latency.max())
-                .append(",\"stddev\":").append(latency.stddev());
-        json.append("},\"interval\":{");
+        json.append("},");
+        latency(json, "deliveryLatencyMillis", now.deliveryLatency()).append(',');
+        histogram(json, now.deliveryLatency()).append(",\"interval\":{");
         if (before == null || interval <= 0) {
             json.append("\"seconds\":0");
         } else {
             json.append("\"seconds\":").append(round(interval)).append(",\"messagesReceivedPerSecond\":")
                     .append(round((now.messagesReceived() - before.messagesReceived()) / interval))
                     .append(",\"deliveriesPerSecond\":").append(round((now.deliveries() - before.deliveries()) / interval))
+                    .append(",\"bytesWrittenPerSecond\":")
+                    .append(round((sum(now.bytesWrittenByConnectionType())
+                            - sum(before.bytesWrittenByConnectionType())) / interval))
                     .append(",\"handshakesPerSecond\":")
-                    .append(round((now.handshakesAccepted() - before.handshakesAccepted()) / interval));
+                    .append(round((now.handshakesAccepted() - before.handshakesAccepted()) / interval)).append(',');
+            latency(json, "deliveryLatencyMillis", now.deliveryLatency().since(before.deliveryLatency()));
         }
         return json.append("}}").toString();
+    }
+
+    private static StringBuilder latency(StringBuilder json, String name, Latency latency) {
+        return string(json, name).append(":{\"count\":").append(latency.count())
+                .append(",\"mean\":").append(latency.mean()).append(",\"p50\":").append(latency.p50())
+                .append(",\"p90\":").append(latency.p90()).append(",\"p99\":").append(latency.p99())
+                .append(",\"p999\":").append(latency.p999()).append(",\"max\":").append(latency.max())
+                .append(",\"stddev\":").append(latency.stddev()).append('}');
+    }
+
+    /** The latency's buckets, cumulative since start-up: a reader takes the difference of two readings. */
+    private static StringBuilder histogram(StringBuilder json, Latency latency) {
+        json.append("\"deliveryLatencyHistogram\":{\"upToMicros\":[");
+        long[] bounds = latency.bucketBoundsMicros();
+        long[] counts = latency.bucketCounts();
+        for (int i = 0; i < bounds.length; i++) {
+            json.append(i == 0 ? "" : ",").append(bounds[i]);
+        }
+        json.append("],\"counts\":[");
+        for (int i = 0; i < counts.length; i++) {
+            json.append(i == 0 ? "" : ",").append(counts[i]);
+        }
+        return json.append("],\"sumMicros\":").append((long) latency.sumMicros())
+                .append(",\"sumOfSquaresMicros\":")
+                .append(String.format(Locale.ROOT, "%.0f", latency.sumOfSquaresMicros()))
+                .append(",\"maxMicros\":").append(latency.maxMicros()).append('}');
+    }
+
+    private static long sum(Map<String, Long> counts) {
+        return counts.values().stream().mapToLong(Long::longValue).sum();
     }
 
     private static double round(double value) {

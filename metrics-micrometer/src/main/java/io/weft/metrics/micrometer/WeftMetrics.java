@@ -7,9 +7,12 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.Latency;
 import io.weft.server.api.Limit;
 import io.weft.server.api.ServerStats;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,26 +30,38 @@ import java.util.function.ToDoubleFunction;
  * <p>Meters (Prometheus names): gauges {@code weft_sessions{connection_type}}, {@code weft_connects_held},
  * {@code weft_channels}, {@code weft_subscriptions}; counters {@code weft_handshakes_total{outcome}},
  * {@code weft_messages_received_total}, {@code weft_deliveries_total{connection_type}}, {@code weft_errors_total},
- * {@code weft_slow_consumers_total}, {@code weft_messages_resent_total}, {@code weft_refusals_total{limit}}, and the
- * delivery latency since start-up: {@code weft_delivery_latency_seconds{quantile}} (0.5 to 1.0, the maximum),
- * {@code weft_delivery_latency_mean_seconds}, {@code weft_delivery_latency_count_total}. Connection
- * types and limits are fixed sets, so no meter appears after binding; the errors by reason are in
- * {@code getStats().errorsByReason()}.
+ * {@code weft_slow_consumers_total}, {@code weft_messages_resent_total}, {@code weft_refusals_total{limit}},
+ * {@code weft_written_bytes_total{connection_type}}; the delivery latency over the last minute (as Micrometer's own
+ * timers decay theirs): {@code weft_delivery_latency_seconds{quantile}} (0.5 to 0.999, and 1.0 for the maximum),
+ * {@code weft_delivery_latency_mean_seconds}; and the deliveries whose latency was recorded since start-up,
+ * {@code weft_delivery_latency_count_total}. Connection types and limits are fixed sets, so no meter appears after
+ * binding; the errors by reason are in {@code getStats().errorsByReason()}.
  *
  * <p>Reading the meters takes one stats snapshot, reused for {@code maxAge} (1 s by default), so that a scrape that
- * reads every meter walks the sessions once.
+ * reads every meter walks the sessions once. The latency of the last minute is the latest reading less the newest one
+ * at least a minute old ({@link Latency#since}); readings are kept one per second at most.
  */
 public final class WeftMetrics implements MeterBinder {
     /** The connection types Weft's transports report, and {@code local} (server-side sessions), {@code none}. */
     static final List<String> CONNECTION_TYPES = List.of("websocket", "long-polling", "callback-polling", "local",
             "none");
 
+    /** How far back the latency meters look. */
+    static final Duration WINDOW = Duration.ofMinutes(1);
+    private static final long WINDOW_NANOS = WINDOW.toNanos();
+    private static final long READING_EVERY_NANOS = 1_000_000_000L;
+
     private final BayeuxServer server;
     private final Tags tags;
     private final long maxAgeNanos;
+    /** Latency readings, oldest first: the head is the newest one at least {@link #WINDOW} old, once there is one. */
+    private final ArrayDeque<Reading> readings = new ArrayDeque<>();
     private volatile Snapshot cached;
 
-    private record Snapshot(ServerStats stats, long takenAt) {
+    private record Snapshot(ServerStats stats, Latency lastMinute, long takenAt) {
+    }
+
+    private record Reading(Latency latency, long takenAt) {
     }
 
     /** A binder for {@code server}, with no extra tags and snapshots reused for 1 s. */
@@ -65,13 +80,54 @@ public final class WeftMetrics implements MeterBinder {
     }
 
     ServerStats stats() {
+        return snapshot().stats();
+    }
+
+    /** The delivery latency over the last {@link #WINDOW} (or since start-up, in the first one). */
+    Latency lastMinute() {
+        return snapshot().lastMinute();
+    }
+
+    private Snapshot snapshot() {
         long now = System.nanoTime();
         Snapshot snapshot = cached;
         if (snapshot == null || now - snapshot.takenAt() >= maxAgeNanos) {
-            snapshot = new Snapshot(server.getStats(), now);
-            cached = snapshot;
+            synchronized (readings) {
+                snapshot = cached;
+                if (snapshot == null || now - snapshot.takenAt() >= maxAgeNanos) {
+                    ServerStats stats = server.getStats();
+                    snapshot = new Snapshot(stats, window(stats.deliveryLatency(), now), now);
+                    cached = snapshot;
+                }
+            }
         }
-        return snapshot.stats();
+        return snapshot;
+    }
+
+    /** {@code latest} less the newest reading at least a minute old; keeps {@code latest} as a reading. */
+    Latency window(Latency latest, long now) {
+        synchronized (readings) {
+            Reading last = readings.peekLast();
+            if (last == null || now - last.takenAt() >= READING_EVERY_NANOS) {
+                readings.addLast(new Reading(latest, now));
+            }
+            while (readings.size() > 1) {
+                Iterator<Reading> oldest = readings.iterator();
+                oldest.next();
+                if (now - oldest.next().takenAt() < WINDOW_NANOS) {
+                    break;
+                }
+                readings.pollFirst();
+            }
+            Reading base = readings.peekFirst();
+            return base == null || now - base.takenAt() < WINDOW_NANOS ? latest : latest.since(base.latency());
+        }
+    }
+
+    int readings() {
+        synchronized (readings) {
+            return readings.size();
+        }
     }
 
     @Override
@@ -101,13 +157,19 @@ public final class WeftMetrics implements MeterBinder {
                 ServerStats::slowConsumerDisconnects, Tags.empty());
         counter(registry, "weft.messages.resent", "messages queued again for the ack extension",
                 ServerStats::messagesResent, Tags.empty());
-        latency(registry, "0.5", ServerStats.Latency::p50);
-        latency(registry, "0.9", ServerStats.Latency::p90);
-        latency(registry, "0.99", ServerStats.Latency::p99);
-        latency(registry, "0.999", ServerStats.Latency::p999);
-        latency(registry, "1.0", ServerStats.Latency::max);
-        gauge(registry, "weft.delivery.latency.mean.seconds", "mean time from publish to a delivery's write",
-                stats -> stats.deliveryLatency().mean() / 1000, Tags.empty());
+        for (String type : CONNECTION_TYPES) {
+            counter(registry, "weft.written.bytes", "bytes of responses and frames encoded to write",
+                    stats -> stats.bytesWrittenByConnectionType().getOrDefault(type, 0L),
+                    Tags.of("connection_type", type));
+        }
+        latency(registry, "0.5", Latency::p50);
+        latency(registry, "0.9", Latency::p90);
+        latency(registry, "0.99", Latency::p99);
+        latency(registry, "0.999", Latency::p999);
+        latency(registry, "1.0", Latency::max);
+        Gauge.builder("weft.delivery.latency.mean.seconds", server, bayeux -> lastMinute().mean() / 1000)
+                .description("mean time from publish to a delivery's write, over the last minute")
+                .tags(tags).register(registry);
         counter(registry, "weft.delivery.latency.count", "deliveries whose latency was recorded",
                 stats -> stats.deliveryLatency().count(), Tags.empty());
         for (Limit limit : Limit.values()) {
@@ -116,9 +178,10 @@ public final class WeftMetrics implements MeterBinder {
         }
     }
 
-    private void latency(MeterRegistry registry, String quantile, ToDoubleFunction<ServerStats.Latency> millis) {
-        gauge(registry, "weft.delivery.latency.seconds", "time from publish to a delivery's write, since start-up",
-                stats -> millis.applyAsDouble(stats.deliveryLatency()) / 1000, Tags.of("quantile", quantile));
+    private void latency(MeterRegistry registry, String quantile, ToDoubleFunction<Latency> millis) {
+        Gauge.builder("weft.delivery.latency.seconds", server, bayeux -> millis.applyAsDouble(lastMinute()) / 1000)
+                .description("time from publish to a delivery's write, over the last minute")
+                .tags(tags.and("quantile", quantile)).register(registry);
     }
 
     /*

@@ -3,10 +3,14 @@ package io.weft.metrics.micrometer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.Latency;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.PollingClient;
 import java.net.URI;
+import java.util.List;
+import java.util.Map;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.server.Handler;
@@ -87,6 +91,43 @@ class MetricsHandlerTest {
         assertTrue(json.contains("\"messagesReceivedPerSecond\":"), json);
         assertTrue(json.contains("\"maxQueue\":0"), json);
         assertTrue(json.contains("\"deliveryLatencyMillis\":{\"count\":0,"), json);
+    }
+
+    @Test
+    void statsCarryTheLatencyHistogramSoAReaderCanTakeItsOwnIntervals() throws Exception {
+        PollingClient subscriber = PollingClient.connected(bayeux, "s");
+        subscriber.subscribe("/a");
+        PollingClient publisher = PollingClient.connected(bayeux, "p");
+        publisher.publish("/a", "1");
+        subscriber.connectNow();
+        Map<String, Object> first = new ObjectMapper().readValue(get("/stats").getContentAsString(), Map.class);
+        publisher.publish("/a", "2");
+        publisher.publish("/a", "3");
+        subscriber.connectNow();
+        String text = get("/stats").getContentAsString();
+        Map<String, Object> second = new ObjectMapper().readValue(text, Map.class);
+
+        Latency between = latency(second).since(latency(first));
+        assertEquals(2, between.count(), text);
+        assertEquals(bayeux.getStats().deliveryLatency(), latency(second), "the histogram as getStats() read it");
+        Map<?, ?> interval = (Map<?, ?>) second.get("interval");
+        assertEquals(2, ((Map<?, ?>) interval.get("deliveryLatencyMillis")).get("count"), text);
+        Map<?, ?> bytes = (Map<?, ?>) second.get("bytesWrittenByConnectionType");
+        assertEquals(bayeux.getStats().bytesWrittenByConnectionType().get("long-polling"),
+                ((Number) bytes.get("long-polling")).longValue(), text);
+        assertTrue(((Number) interval.get("bytesWrittenPerSecond")).doubleValue() > 0, text);
+    }
+
+    private static Latency latency(Map<String, Object> stats) {
+        Map<?, ?> histogram = (Map<?, ?>) stats.get("deliveryLatencyHistogram");
+        return Latency.of(longs(histogram.get("upToMicros")), longs(histogram.get("counts")),
+                ((Number) histogram.get("sumMicros")).doubleValue(),
+                ((Number) histogram.get("sumOfSquaresMicros")).doubleValue(),
+                ((Number) histogram.get("maxMicros")).longValue());
+    }
+
+    private static long[] longs(Object array) {
+        return ((List<?>) array).stream().mapToLong(value -> ((Number) value).longValue()).toArray();
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.Latency;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.ManualScheduler;
@@ -80,6 +81,9 @@ class WeftMetricsTest {
         assertEquals(0.0, samples.get("weft_refusals_total{limit=\"maxQueue\",node=\"n1\"}"));
         assertEquals(1.0, samples.get("weft_delivery_latency_count_total{node=\"n1\"}"));
         assertTrue(samples.get("weft_delivery_latency_seconds{node=\"n1\",quantile=\"0.99\"}") >= 0, samples.toString());
+        assertEquals((double) server.getStats().bytesWrittenByConnectionType().get("websocket"),
+                samples.get("weft_written_bytes_total{connection_type=\"websocket\",node=\"n1\"}"));
+        assertTrue(samples.get("weft_written_bytes_total{connection_type=\"long-polling\",node=\"n1\"}") > 0);
         for (String name : samples.keySet()) {
             assertTrue(name.startsWith("weft_"), name);
         }
@@ -105,5 +109,26 @@ class WeftMetricsTest {
         PollingClient.connected(server, "late");
         assertEquals(0.0, scrape().get("weft_handshakes_total{outcome=\"accepted\"}"), "the snapshot is reused");
         assertEquals(1, server.getStats().handshakesAccepted());
+    }
+
+    @Test
+    void theLatencyMetersCoverTheLastMinute() {
+        WeftMetrics metrics = new WeftMetrics(server);
+        long second = 1_000_000_000L;
+        Latency slow = Latency.of(new long[] {100_000}, new long[] {10}, 1_000_000, 1e11, 100_000);
+        assertEquals(slow, metrics.window(slow, 0), "the first minute: everything so far");
+        assertEquals(slow, metrics.window(slow, 30 * second));
+        Latency slowThenFast = Latency.of(new long[] {100, 100_000}, new long[] {5, 10}, 1_000_500, 1e11 + 50_000,
+                100_000);
+        Latency lastMinute = metrics.window(slowThenFast, 61 * second);
+        assertEquals(5, lastMinute.count(), "the reading at 0 s is a minute old: what came since");
+        assertEquals(0.1, lastMinute.max());
+        assertEquals(slowThenFast.since(slow), metrics.window(slowThenFast, 89 * second),
+                "the reading at 30 s is not a minute old yet");
+        assertEquals(Latency.none(), metrics.window(slowThenFast, 125 * second), "nothing since the one at 61 s");
+        for (int i = 1; i <= 1000; i++) {
+            metrics.window(slowThenFast, (1250 + i) * second / 10);
+        }
+        assertTrue(metrics.readings() <= 62, "a reading a second at most, a minute of them: " + metrics.readings());
     }
 }

@@ -18,6 +18,8 @@ import java.util.Map;
  * @param handshakesRefused counter: refused {@code /meta/handshake} replies written, by reason
  * @param messagesReceived counter: messages from clients other than {@code /meta/*} (publishes, service requests)
  * @param deliveriesByConnectionType counter: messages (not replies) handed to connections to write, by connection type
+ * @param bytesWrittenByConnectionType counter: bytes of the responses and frames transports encoded to write (replies
+ *     and deliveries, JSONP's callback wrapping included; HTTP and WebSocket framing not), by connection type
  * @param errorsByReason counter: unsuccessful replies written to clients, by reason (refused handshakes included)
  * @param slowConsumerDisconnects counter: sessions ended because their queue was full ({@code queueOverflow =
  *     DISCONNECT})
@@ -26,7 +28,8 @@ import java.util.Map;
  * @param refusals counter: refusals past each bound ({@link BayeuxServer#getRefusals()}); messages dropped from full
  *     queues are {@link Limit#QUEUE}
  * @param deliveryLatency since start-up: how long published messages took from the publish (past the channel's
- *     listeners) to being handed to each subscriber's connection to write
+ *     listeners) to being handed to each subscriber's connection to write; {@code later.since(earlier)} of two
+ *     readings is the latency between them
  */
 public record ServerStats(
         Map<String, Integer> sessionsByConnectionType,
@@ -37,19 +40,12 @@ public record ServerStats(
         Map<String, Long> handshakesRefused,
         long messagesReceived,
         Map<String, Long> deliveriesByConnectionType,
+        Map<String, Long> bytesWrittenByConnectionType,
         Map<String, Long> errorsByReason,
         long slowConsumerDisconnects,
         long messagesResent,
         Map<Limit, Long> refusals,
         Latency deliveryLatency) {
-
-    /**
-     * A latency distribution, in milliseconds to the microsecond; percentiles within 12.5% of the recorded values
-     * (log-linear buckets), mean and standard deviation exact.
-     */
-    public record Latency(long count, double mean, double p50, double p90, double p99, double p999, double max,
-            double stddev) {
-    }
 
     /** Live sessions, all connection types. */
     public int sessions() {

@@ -189,7 +189,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
         }
         return new ServerStats(Collections.unmodifiableMap(byType), held, tree.size(), subscriptions,
                 counters.handshakesAccepted(), counters.handshakesRefused(), counters.received(),
-                counters.delivered(), counters.errors(), counters.slowConsumers(), counters.resent(),
+                counters.delivered(), counters.bytesWritten(), counters.errors(), counters.slowConsumers(), counters.resent(),
                 refusals.snapshot(), counters.deliveryLatency());
     }
 

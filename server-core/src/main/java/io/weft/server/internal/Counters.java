@@ -1,7 +1,7 @@
 package io.weft.server.internal;
 
 import io.weft.server.api.Message;
-import io.weft.server.api.ServerStats;
+import io.weft.server.api.Latency;
 import io.weft.server.internal.codec.MessageImpl;
 import java.util.Collections;
 import java.util.List;
@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * What the server has done since it started, counted where it passes one place: batches in ({@link #received}),
  * messages out ({@link #written}, where every reply and delivery goes to a connection, and where a delivery's latency
- * since its publish is recorded), sessions ended for a full queue, messages re-sent for the ack extension. Each count is a {@link LongAdder} increment, cheap on any thread;
+ * since its publish is recorded), bytes the transports encoded for them ({@link #bytesWritten}), sessions ended for a full queue, messages re-sent for the ack extension. Each count is a {@link LongAdder} increment, cheap on any thread;
  * refusals past a bound are {@link Refusals}. Read through {@code BayeuxServer.getStats()}.
  */
 public final class Counters {
@@ -26,6 +26,7 @@ public final class Counters {
     private final LongAdder handshakesAccepted = new LongAdder();
     private final ConcurrentHashMap<String, LongAdder> handshakesRefused = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, LongAdder> delivered = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, LongAdder> bytesWritten = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, LongAdder> errors = new ConcurrentHashMap<>();
     private final LongAdder slowConsumers = new LongAdder();
     private final LongAdder resent = new LongAdder();
@@ -81,6 +82,13 @@ public final class Counters {
         }
     }
 
+    /** A transport encoded {@code bytes} to write on a connection of type {@code connectionType}. */
+    public void bytesWritten(String connectionType, long bytes) {
+        if (bytes > 0) {
+            add(bytesWritten, connectionType == null ? OTHER : connectionType, bytes);
+        }
+    }
+
     /** A session ended because its queue was full ({@code queueOverflow = DISCONNECT}). */
     public void slowConsumer() {
         slowConsumers.increment();
@@ -130,6 +138,10 @@ public final class Counters {
         return snapshot(delivered);
     }
 
+    public Map<String, Long> bytesWritten() {
+        return snapshot(bytesWritten);
+    }
+
     public Map<String, Long> errors() {
         return snapshot(errors);
     }
@@ -142,8 +154,8 @@ public final class Counters {
         return resent.sum();
     }
 
-    public ServerStats.Latency deliveryLatency() {
-        return deliveryLatency.summary();
+    public Latency deliveryLatency() {
+        return deliveryLatency.snapshot();
     }
 
     private static Map<String, Long> snapshot(ConcurrentHashMap<String, LongAdder> counts) {

@@ -1,6 +1,7 @@
 package io.weft.server.internal;
 
-import io.weft.server.api.ServerStats;
+import io.weft.server.api.Latency;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
@@ -8,8 +9,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Latencies in microseconds, recorded from any thread without a lock, in log-linear buckets as HdrHistogram keeps them
  * (here with 8 sub-buckets per power of two: a percentile is reported within 12.5% of the recorded value, and exactly
- * below 16 µs). Percentiles are read from the bucket counts, the mean and standard deviation from exact sums. One
- * {@link LongAdder} per bucket: a record is one adder increment and three sums.
+ * below 16 µs). {@link #snapshot()} hands the buckets, the exact sums and the maximum to {@link Latency}, which reads
+ * percentiles, mean and deviation from them. One {@link LongAdder} per bucket: a record is one adder increment and
+ * three sums.
  */
 public final class LatencyRecorder {
     private static final int SUB_BITS = 3;
@@ -62,40 +64,26 @@ public final class LatencyRecorder {
         return lowest + (1L << (exponent - SUB_BITS)) - 1;
     }
 
-    /** A summary of what was recorded, in milliseconds. */
-    public ServerStats.Latency summary() {
-        long[] snapshot = new long[BUCKETS];
-        long count = 0;
+    /** What was recorded so far: the non-empty buckets, the sums and the maximum. */
+    public Latency snapshot() {
+        long[] bounds = new long[BUCKETS];
+        long[] taken = new long[BUCKETS];
+        int kept = 0;
         for (int i = 0; i < BUCKETS; i++) {
-            snapshot[i] = counts[i].sum();
-            count += snapshot[i];
-        }
-        if (count == 0) {
-            return new ServerStats.Latency(0, 0, 0, 0, 0, 0, 0, 0);
-        }
-        double mean = sum.sum() / count;
-        double variance = Math.max(0, sumOfSquares.sum() / count - mean * mean);
-        long highest = max.get();
-        return new ServerStats.Latency(count, millis(mean), millis(percentile(snapshot, count, 0.50, highest)),
-                millis(percentile(snapshot, count, 0.90, highest)), millis(percentile(snapshot, count, 0.99, highest)),
-                millis(percentile(snapshot, count, 0.999, highest)), millis(highest), millis(Math.sqrt(variance)));
-    }
-
-    /** The value below which {@code fraction} of the recorded values lie: the highest value of its bucket, capped. */
-    private static long percentile(long[] snapshot, long count, double fraction, long highest) {
-        long rank = (long) Math.ceil(fraction * count);
-        long seen = 0;
-        for (int i = 0; i < snapshot.length; i++) {
-            seen += snapshot[i];
-            if (seen >= rank && snapshot[i] > 0) {
-                return Math.min(highest(i), highest);
+            long count = counts[i].sum();
+            if (count > 0) {
+                bounds[kept] = highest(i);
+                taken[kept++] = count;
             }
         }
-        return highest;
+        // Buckets, sums and maximum are read one after the other while others record: a value recorded in between
+        // may be in the buckets and not yet in the sums, a skew of a few values in millions.
+        return Latency.of(Arrays.copyOf(bounds, kept), Arrays.copyOf(taken, kept), sum.sum(), sumOfSquares.sum(),
+                Math.max(max.get(), kept == 0 ? 0 : lowest(bounds[kept - 1])));
     }
 
-    private static double millis(double micros) {
-        return Math.round(micros) / 1000.0;
+    /** The lowest value of the bucket whose highest is {@code highest}. */
+    private static long lowest(long highest) {
+        return highest < LINEAR ? highest : highest - (Long.highestOneBit(highest) >>> SUB_BITS) + 1;
     }
-
 }

@@ -34,6 +34,13 @@ public interface Engine {
      */
     void refused(Limit limit);
 
+    /**
+     * Counts the bytes a transport encoded to write on a connection of type {@code connectionType} (a response body
+     * or a frame's text), for {@link io.weft.server.api.ServerStats#bytesWrittenByConnectionType()}. Cheap; any
+     * thread.
+     */
+    void written(String connectionType, long bytes);
+
     /** Starts the engine's side of a new connection: a WebSocket that just opened, or one HTTP request. */
     Inbound open(Connection connection);
 }

@@ -122,7 +122,9 @@ public final class InMemoryTransport {
         }
 
         String encode(List<Message> messages) {
-            return new String(engine.codec().encode(messages), StandardCharsets.UTF_8);
+            byte[] json = engine.codec().encode(messages);
+            engine.written(type(), json.length);
+            return new String(json, StandardCharsets.UTF_8);
         }
     }
 

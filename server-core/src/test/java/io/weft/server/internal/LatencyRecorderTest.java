@@ -3,7 +3,7 @@ package io.weft.server.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.weft.server.api.ServerStats;
+import io.weft.server.api.Latency;
 import org.junit.jupiter.api.Test;
 
 /** The latency recorder's buckets and what it reads from them. */
@@ -24,7 +24,7 @@ class LatencyRecorderTest {
         for (int i = 1; i <= 1000; i++) {
             recorder.record(i * 100L); // 0.1 ms to 100 ms, evenly
         }
-        ServerStats.Latency latency = recorder.summary();
+        Latency latency = recorder.snapshot();
         assertEquals(1000, latency.count());
         assertEquals(50.05, latency.mean(), 0.001);
         assertEquals(100.0, latency.max(), 0.001);
@@ -35,6 +35,10 @@ class LatencyRecorderTest {
 
     @Test
     void nothingRecordedReadsAsZeros() {
-        assertEquals(new ServerStats.Latency(0, 0, 0, 0, 0, 0, 0, 0), new LatencyRecorder().summary());
+        Latency none = new LatencyRecorder().snapshot();
+        assertEquals(Latency.none(), none);
+        assertEquals(0, none.count());
+        assertEquals(0.0, none.p99());
+        assertEquals(0.0, none.mean());
     }
 }

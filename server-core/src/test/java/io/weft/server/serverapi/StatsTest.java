@@ -62,6 +62,8 @@ class StatsTest {
         bob.publish("/chat/b", "\"to myself\"");
 
         ServerStats stats = server.getStats();
+        long framesWritten = alice.bytesReceived() + bob.bytesReceived() + mallory.bytesReceived()
+                + stranger.bytesReceived();
         assertEquals(Map.of("websocket", 1, "none", 1), stats.sessionsByConnectionType(), "bob has not connected");
         assertEquals(1, stats.heldConnects(), stats.toString());
         assertEquals(3, stats.subscriptions());
@@ -74,6 +76,8 @@ class StatsTest {
         assertEquals(Map.of("403::handshake_denied", 1L, "402::session_unknown", 1L), stats.errorsByReason());
         assertEquals(0, stats.slowConsumerDisconnects());
         assertEquals(3, stats.deliveryLatency().count(), "each delivery's time since its publish");
+        assertEquals(Map.of("websocket", framesWritten), stats.bytesWrittenByConnectionType(),
+                "every frame's bytes, replies and deliveries");
         assertTrue(stats.deliveryLatency().max() >= stats.deliveryLatency().p50(), stats.deliveryLatency().toString());
     }
 
@@ -93,12 +97,14 @@ class StatsTest {
         PollingClient.await(held);
 
         ServerStats stats = server.getStats();
+        long responsesWritten = alice.bytesReceived() + bob.bytesReceived();
         assertEquals(0, stats.heldConnects(), "the held connect was answered with the delivery");
         assertEquals(2, stats.handshakesAccepted());
         assertEquals(1, stats.messagesReceived());
         assertEquals(Map.of("long-polling", 1L), stats.deliveriesByConnectionType());
         assertEquals(1, stats.deliveryLatency().count());
         assertEquals(Map.of(), stats.errorsByReason());
+        assertEquals(Map.of("long-polling", responsesWritten), stats.bytesWrittenByConnectionType());
         assertEquals(1, stats.subscriptions());
     }
 

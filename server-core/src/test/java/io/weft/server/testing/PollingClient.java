@@ -2,10 +2,12 @@ package io.weft.server.testing;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.spi.InMemoryTransport;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A scripted Bayeux client over the in-memory polling transport: sends raw JSON and returns the parsed reply
@@ -16,6 +18,7 @@ public final class PollingClient {
     private final String browserId;
     private String clientId;
     private int nextId = 1;
+    private final AtomicLong bytesReceived = new AtomicLong();
 
     public PollingClient(InMemoryTransport transport, String browserId) {
         this.transport = transport;
@@ -44,7 +47,14 @@ public final class PollingClient {
     }
 
     public CompletableFuture<String> sendAsync(String body) {
-        return transport.request(browserId, body);
+        CompletableFuture<String> response = transport.request(browserId, body);
+        response.thenAccept(text -> bytesReceived.addAndGet(text.getBytes(StandardCharsets.UTF_8).length));
+        return response;
+    }
+
+    /** The bytes of the responses to this client's requests so far (of {@link #sendAsync} and what uses it). */
+    public long bytesReceived() {
+        return bytesReceived.get();
     }
 
     /** A /meta/connect that the server may hold, as an exchange the client can abandon. */

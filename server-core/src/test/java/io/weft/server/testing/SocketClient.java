@@ -2,6 +2,7 @@ package io.weft.server.testing;
 
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.spi.MessageDecodeException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.Map;
 public final class SocketClient {
     private final InMemoryTransport.Socket socket;
     private String clientId;
+    private long bytesTaken;
 
     public SocketClient(InMemoryTransport transport, String browserId) {
         this.socket = transport.open(browserId);
@@ -42,6 +44,7 @@ public final class SocketClient {
             if (frame == null) {
                 throw new AssertionError("no frame within 5 s");
             }
+            bytesTaken += utf8(frame);
             return Json.array(frame);
         } catch (InterruptedException x) {
             Thread.currentThread().interrupt();
@@ -54,9 +57,23 @@ public final class SocketClient {
         List<Map<String, Object>> messages = new ArrayList<>();
         String frame;
         while ((frame = socket.frames().poll()) != null) {
+            bytesTaken += utf8(frame);
             messages.addAll(Json.array(frame));
         }
         return messages;
+    }
+
+    /** The bytes of every frame the server wrote to this socket, taken or not. */
+    public long bytesReceived() {
+        long waiting = 0;
+        for (String frame : socket.frames()) {
+            waiting += utf8(frame);
+        }
+        return bytesTaken + waiting;
+    }
+
+    private static int utf8(String frame) {
+        return frame.getBytes(StandardCharsets.UTF_8).length;
     }
 
     public Map<String, Object> handshake() {

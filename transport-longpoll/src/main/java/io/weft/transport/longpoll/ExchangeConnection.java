@@ -3,8 +3,8 @@ package io.weft.transport.longpoll;
 import io.weft.server.api.ClientRequest;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
-import io.weft.server.spi.Codec;
 import io.weft.server.spi.Connection;
+import io.weft.server.spi.Engine;
 import io.weft.server.spi.Inbound;
 import io.weft.server.spi.QuietLog;
 import java.net.InetAddress;
@@ -22,7 +22,7 @@ final class ExchangeConnection implements Connection {
     static final String JSON_CONTENT_TYPE = "application/json;charset=UTF-8";
 
     private final HttpExchange exchange;
-    private final Codec codec;
+    private final Engine engine;
     private final String type;
     private final String callback;
     private final String browserId;
@@ -33,9 +33,9 @@ final class ExchangeConnection implements Connection {
      * @param callback the JSONP callback name for {@code callback-polling}, null for {@code long-polling}
      * @param browserId the browser cookie's value the request carried, or null
      */
-    ExchangeConnection(HttpExchange exchange, Codec codec, String type, String callback, String browserId) {
+    ExchangeConnection(HttpExchange exchange, Engine engine, String type, String callback, String browserId) {
         this.exchange = exchange;
-        this.codec = codec;
+        this.engine = engine;
         this.type = type;
         this.callback = callback;
         this.browserId = browserId;
@@ -84,18 +84,16 @@ final class ExchangeConnection implements Connection {
         }
         byte[] json;
         try {
-            json = codec.encode(messages);
+            json = engine.codec().encode(messages);
         } catch (Throwable x) {
             // Application data that cannot be written (a bug): the client still gets a Bayeux answer it understands.
             UNENCODABLE.log("could not encode a response on " + type + "; answered 500::server_error: {}",
                     messages.size() + " messages", x);
-            json = codec.encode(failed(messages));
+            json = engine.codec().encode(failed(messages));
         }
-        if (callback == null) {
-            exchange.respond(200, JSON_CONTENT_TYPE, json, written);
-        } else {
-            exchange.respond(200, Jsonp.CONTENT_TYPE, Jsonp.wrap(callback, json), written);
-        }
+        byte[] body = callback == null ? json : Jsonp.wrap(callback, json);
+        engine.written(type, body.length);
+        exchange.respond(200, callback == null ? JSON_CONTENT_TYPE : Jsonp.CONTENT_TYPE, body, written);
     }
 
     /** Each reply among {@code messages} as failed, without what could not be encoded; deliveries are dropped. */

@@ -243,7 +243,7 @@ final class PollingTransport {
             exchange.addHeader("Cache-Control", "no-store");
         }
         String type = callback == null ? LONG_POLLING : CALLBACK_POLLING;
-        ExchangeConnection connection = new ExchangeConnection(exchange, engine.codec(), type, callback, browserId);
+        ExchangeConnection connection = new ExchangeConnection(exchange, engine, type, callback, browserId);
         Inbound inbound = engine.open(connection);
         connection.attach(inbound);
         exchange.onClientGone(connection::clientGone);

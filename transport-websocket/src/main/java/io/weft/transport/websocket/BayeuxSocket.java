@@ -130,7 +130,9 @@ final class BayeuxSocket implements Connection {
             if (ownSessions != null) {
                 ownSessions.learn(messages);
             }
-            socket.write(transport.engine().codec().encode(messages), written);
+            byte[] frame = transport.engine().codec().encode(messages);
+            transport.engine().written(WebSocketTransport.CONNECTION_TYPE, frame.length);
+            socket.write(frame, written);
         } catch (Throwable x) {
             LOG.warn("websocket to {}: could not write {} messages; closing it (1011)", remote(), messages.size(), x);
             written.fail(x);

@@ -59,6 +59,11 @@ public final class EngineImpl implements Engine {
         refusals.count(limit);
     }
 
+    @Override
+    public void written(String connectionType, long bytes) {
+        counters.bytesWritten(connectionType, bytes);
+    }
+
     /** What this server counts of its traffic. */
     Counters counters() {
         return counters;
