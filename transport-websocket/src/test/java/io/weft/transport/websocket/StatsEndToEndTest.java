@@ -1,15 +1,19 @@
 package io.weft.transport.websocket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Message;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerSession;
 import io.weft.server.api.ServerStats;
+import io.weft.server.testing.Json;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -24,8 +28,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@link BayeuxServer#getStats()} end to end: one scripted conversation over real sockets, on embedded Jetty and in
  * Tomcat, over websocket, long-polling and callback-polling. Each counter moves by exactly what the conversation did,
  * keyed by the transport's connection type, and the gauges show each moment of it (server-core's {@code StatsTest} is
- * the same without sockets). Counters move when a reply or delivery is handed to a connection, gauges when the engine
- * gets to a request, so each moment is waited for on the stats, then read exactly.
+ * the same without sockets); bytes written, whose exact number is the encoding's, grow by at least the deliveries'.
+ * Counters move when a reply or delivery is handed to a connection, gauges when the engine gets to a request, so each
+ * moment is waited for on the stats, then read exactly.
  */
 @Timeout(30)
 class StatsEndToEndTest {
@@ -102,6 +107,11 @@ class StatsEndToEndTest {
             assertEquals(2L * PUBLISHES, delivered.deliveryLatency().count(), "one latency per delivery");
             assertEquals(PUBLISHES, delivered.messagesReceived());
             assertEquals(Map.of(type, 2), delivered.sessionsByConnectionType());
+            assertEquals(Set.of(type), delivered.bytesWrittenByConnectionType().keySet(),
+                    "every byte was written on this transport");
+            long bytes = bytesWritten(delivered, type) - bytesWritten(connected, type);
+            assertTrue(bytes >= 2 * deliveredBytes(), "the deliveries' " + 2 * deliveredBytes()
+                    + " bytes at least, and the publishes' replies; counted " + bytes + ": " + delivered);
 
             Map<String, Object> unknown = stranger.resume("no-such-session").publish(ROOM, "from nobody");
             assertEquals(UNKNOWN, unknown.get("error"), unknown.toString());
@@ -126,11 +136,31 @@ class StatsEndToEndTest {
                     "the held connect a disconnect ends is answered successfully");
             assertEquals(0, after.slowConsumerDisconnects());
             assertEquals(0, after.messagesResent());
+            assertEquals(Set.of(type), after.bytesWrittenByConnectionType().keySet());
+            assertTrue(bytesWritten(after, type) > bytesWritten(strange, type),
+                    "the disconnect's reply and the held connect's answer were written too: " + after);
         }
     }
 
     private ScriptedClient client(TransportKind transport, String browser) throws Exception {
         return new ScriptedClient(transport.open(server, clients, "BAYEUX_BROWSER=" + browser));
+    }
+
+    private static long bytesWritten(ServerStats stats, String connectionType) {
+        return stats.bytesWrittenByConnectionType().getOrDefault(connectionType, 0L);
+    }
+
+    /**
+     * The least one subscriber's deliveries of the publishes take encoded: each is at least its channel and data,
+     * {@code {"channel":"/stats/room","data":"message 0"}}.
+     */
+    private static long deliveredBytes() {
+        long bytes = 0;
+        for (int i = 0; i < PUBLISHES; i++) {
+            String delivery = Json.write(Map.of("channel", ROOM, "data", "message " + i));
+            bytes += delivery.getBytes(StandardCharsets.UTF_8).length;
+        }
+        return bytes;
     }
 
     /** A handshake that names its user in {@code ext}, as an application's login would. */
