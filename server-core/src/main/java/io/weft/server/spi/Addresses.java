@@ -43,16 +43,4 @@ public final class Addresses {
         InetAddress ip = literal(address.getHostString());
         return ip == null ? address : new InetSocketAddress(ip, address.getPort());
     }
-
-    /**
-     * The origin a browser names in {@code Origin} for a server reached at {@code scheme://host:port}: the port left
-     * out where it is the scheme's default, an IPv6 host in brackets. Scheme and host as the request gave them (behind
-     * a trusted proxy, the forwarded ones).
-     */
-    public static String origin(String scheme, String host, int port) {
-        String name = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
-        boolean defaultPort = port <= 0 || ("http".equalsIgnoreCase(scheme) && port == 80)
-                || ("https".equalsIgnoreCase(scheme) && port == 443);
-        return scheme + "://" + name + (defaultPort ? "" : ":" + port);
-    }
 }

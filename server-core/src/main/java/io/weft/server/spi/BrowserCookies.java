@@ -1,8 +1,6 @@
 package io.weft.server.spi;
 
 import io.weft.server.api.ServerOptions;
-import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.List;
 
 /**
@@ -14,10 +12,8 @@ import java.util.List;
 public final class BrowserCookies {
     /** Longer values are not ours and are ignored, so a client cannot make the server keep large keys. */
     private static final int MAX_VALUE_LENGTH = 64;
-    private static final int ID_BYTES = 18;
 
     private final ServerOptions.BrowserCookie options;
-    private final SecureRandom random = new SecureRandom();
 
     public BrowserCookies(ServerOptions.BrowserCookie options) {
         this.options = options;
@@ -76,11 +72,9 @@ public final class BrowserCookies {
         return true;
     }
 
-    /** A fresh browser id: 144 random bits, base64url. */
+    /** A fresh browser id: 144 random bits, base64url ({@link RandomIds}). */
     public String newValue() {
-        byte[] bytes = new byte[ID_BYTES];
-        random.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return RandomIds.next();
     }
 
     /**

@@ -1,12 +1,13 @@
 package io.weft.transport.longpoll;
 
 import io.weft.server.api.ServerOptions;
+import io.weft.server.spi.Origins;
 
 /**
- * Cross-origin requests, per {@link ServerOptions#allowedOrigins()}: same-origin requests and requests without an
- * {@code Origin} pass untouched; a foreign origin listed by name gets the CORS headers with credentials (so the
- * browser cookie travels); any foreign origin, when {@code *} is allowed, gets them without credentials; any other
- * foreign origin is refused with 403.
+ * Cross-origin requests, as {@link Origins#check} judges them under {@link ServerOptions#allowedOrigins()} (the rule
+ * websocket upgrades follow too): same-origin requests and requests without an {@code Origin} pass untouched; a
+ * foreign origin listed by name gets the CORS headers with credentials (so the browser cookie travels); any foreign
+ * origin, when {@code *} is allowed, gets them without credentials; any other foreign origin is refused with 403.
  *
  * <p>Why {@code *} carries no credentials: with them, any site a user visits could make requests with that user's
  * cookies (the application's login among them) and read the answers. The official CometD JavaScript client always
@@ -31,16 +32,17 @@ final class Cors {
      */
     boolean admit(HttpExchange exchange) {
         String origin = exchange.header("Origin");
-        if (origin == null || origin.equalsIgnoreCase(exchange.serverOrigin())) {
-            return true;
-        }
-        if (!options.isOriginAllowed(origin)) {
+        Origins.Verdict verdict = Origins.check(origin, exchange::serverOrigin, options);
+        if (verdict == Origins.Verdict.REFUSED) {
             return false;
+        }
+        if (verdict == Origins.Verdict.SAME_ORIGIN) {
+            return true;
         }
         // The origin echoed, not "*": the answer differs per origin either way (Vary), and an echo is what a
         // listed origin needs.
         exchange.addHeader("Access-Control-Allow-Origin", origin);
-        if (options.allowedOrigins().contains(origin)) {
+        if (verdict == Origins.Verdict.ALLOWED_WITH_CREDENTIALS) {
             exchange.addHeader("Access-Control-Allow-Credentials", "true");
         }
         exchange.addHeader("Vary", "Origin");

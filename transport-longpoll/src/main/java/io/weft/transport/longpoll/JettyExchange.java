@@ -3,6 +3,7 @@ package io.weft.transport.longpoll;
 import io.weft.server.api.ClientRequest;
 import io.weft.server.api.Promise;
 import io.weft.server.spi.Addresses;
+import io.weft.server.spi.Origins;
 import io.weft.server.spi.RequestSnapshot;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -71,7 +72,7 @@ final class JettyExchange implements HttpExchange {
 
     @Override
     public String serverOrigin() {
-        return Addresses.origin(request.getHttpURI().getScheme(), Request.getServerName(request),
+        return Origins.of(request.getHttpURI().getScheme(), Request.getServerName(request),
                 Request.getServerPort(request));
     }
 

@@ -3,6 +3,7 @@ package io.weft.transport.longpoll;
 import io.weft.server.api.ClientRequest;
 import io.weft.server.api.Promise;
 import io.weft.server.spi.Addresses;
+import io.weft.server.spi.Origins;
 import io.weft.server.spi.RequestSnapshot;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
@@ -85,7 +86,7 @@ final class ServletExchange implements HttpExchange {
 
     @Override
     public String serverOrigin() {
-        return Addresses.origin(request.getScheme(), request.getServerName(), request.getServerPort());
+        return Origins.of(request.getScheme(), request.getServerName(), request.getServerPort());
     }
 
     @Override

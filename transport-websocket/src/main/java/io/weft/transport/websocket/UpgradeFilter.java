@@ -3,6 +3,7 @@ package io.weft.transport.websocket;
 import io.weft.server.api.ClientRequest;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.Addresses;
+import io.weft.server.spi.Origins;
 import io.weft.server.spi.RequestSnapshot;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -116,7 +117,7 @@ final class UpgradeFilter implements Filter {
             return;
         }
         String origin = request.getHeader("Origin");
-        if (origin != null && !origin.equalsIgnoreCase(serverOrigin(request)) && !options.isOriginAllowed(origin)) {
+        if (!Origins.check(origin, () -> serverOrigin(request), options).allowed()) {
             LOG.debug("refusing a WebSocket upgrade from origin {}", origin);
             response.sendError(HttpServletResponse.SC_FORBIDDEN, "origin not allowed");
             return;
@@ -147,7 +148,7 @@ final class UpgradeFilter implements Filter {
 
     /** This server's own origin as a browser names it in {@code Origin}. */
     private static String serverOrigin(HttpServletRequest request) {
-        return Addresses.origin(request.getScheme(), request.getServerName(), request.getServerPort());
+        return Origins.of(request.getScheme(), request.getServerName(), request.getServerPort());
     }
 
     /**

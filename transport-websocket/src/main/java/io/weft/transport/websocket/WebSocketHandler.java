@@ -2,7 +2,7 @@ package io.weft.transport.websocket;
 
 import io.weft.server.api.ClientRequest;
 import io.weft.server.api.ServerOptions;
-import io.weft.server.spi.Addresses;
+import io.weft.server.spi.Origins;
 import io.weft.server.spi.RequestSnapshot;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -67,7 +67,7 @@ public final class WebSocketHandler extends WebSocketUpgradeHandler {
     /** The socket for one upgrade request; runs on the thread handling the request, before the 101 is sent. */
     private JettyFrameHandler create(ServerUpgradeRequest request, ServerUpgradeResponse response, Callback callback) {
         String origin = request.getHeaders().get(HttpHeader.ORIGIN);
-        if (origin != null && !origin.equalsIgnoreCase(serverOrigin(request)) && !options.isOriginAllowed(origin)) {
+        if (!Origins.check(origin, () -> serverOrigin(request), options).allowed()) {
             LOG.debug("refusing a WebSocket upgrade from origin {}", origin);
             Response.writeError(request, response, callback, HttpStatus.FORBIDDEN_403, "origin not allowed");
             return null;
@@ -117,7 +117,7 @@ public final class WebSocketHandler extends WebSocketUpgradeHandler {
 
     /** This server's own origin as a browser names it in {@code Origin}. */
     private static String serverOrigin(Request request) {
-        return Addresses.origin(request.isSecure() ? "https" : "http", Request.getServerName(request),
+        return Origins.of(request.isSecure() ? "https" : "http", Request.getServerName(request),
                 Request.getServerPort(request));
     }
 
