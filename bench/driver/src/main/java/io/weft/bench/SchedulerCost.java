@@ -1,7 +1,7 @@
 package io.weft.bench;
 
 import io.weft.server.internal.time.ExecutorScheduler;
-import io.weft.server.spi.Scheduler;
+import io.weft.server.api.Scheduler;
 
 /**
  * The cost of what a long-poll cycle does to the engine's scheduler: schedule a 20 s timer and cancel it, with

@@ -1,9 +1,6 @@
 package io.weft.server.api;
 
-import io.weft.server.internal.BayeuxServerImpl;
-import io.weft.server.internal.time.ExecutorScheduler;
-import io.weft.server.spi.Engine;
-import io.weft.server.spi.Scheduler;
+import io.weft.server.internal.Bootstrap;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -32,12 +29,12 @@ import java.util.function.Consumer;
 public interface BayeuxServer extends AutoCloseable {
     /** A server with its own scheduler thread. */
     static BayeuxServer create(ServerOptions options) {
-        return new BayeuxServerImpl(options, new ExecutorScheduler("weft-scheduler"), true);
+        return Bootstrap.server(options);
     }
 
     /** A server driven by {@code scheduler}, which the caller owns and closes (tests pass a manual one). */
     static BayeuxServer create(ServerOptions options, Scheduler scheduler) {
-        return new BayeuxServerImpl(options, Objects.requireNonNull(scheduler, "scheduler"), false);
+        return Bootstrap.server(options, Objects.requireNonNull(scheduler, "scheduler"));
     }
 
     ServerOptions getOptions();
@@ -107,8 +104,6 @@ public interface BayeuxServer extends AutoCloseable {
     /** Whether {@link #close()} has been called: the server takes no more handshakes. */
     boolean isClosed();
 
-    /** The engine, for transports: see {@link Engine}. Applications do not need it. */
-    Engine engine();
 
     /**
      * Closes the server: every held {@code /meta/connect} is answered with advice {@code reconnect: handshake} (so

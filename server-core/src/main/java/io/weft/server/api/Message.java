@@ -93,7 +93,7 @@ public interface Message {
     interface Mutable extends Message {
         /** A new, empty message: for clients, tests and server code building messages by hand. */
         static Mutable create() {
-            return new io.weft.server.internal.codec.MessageImpl();
+            return io.weft.server.internal.Bootstrap.message();
         }
 
         Mutable setChannel(String channel);

@@ -96,6 +96,25 @@ public interface ServerSession {
     void setMetaConnectDeliveryOnly(boolean deliveryOnly);
 
     /**
+     * Acknowledged delivery, the engine's side of an acknowledgement extension (Weft's
+     * {@link io.weft.server.ext.AcknowledgedMessagesExtension} is one): from now on this session's messages leave only
+     * with {@code /meta/connect} replies, each such reply numbers the batch it carries in {@code ext.ack} (from 1),
+     * and every batch is kept, up to {@link ServerOptions#maxUnacknowledged()} messages, until the client
+     * {@link #acknowledge acknowledges} it. Cannot be turned off; calling it again changes nothing.
+     */
+    void enableAcknowledgedDelivery();
+
+    /** Whether {@link #enableAcknowledgedDelivery()} was called. */
+    boolean isAcknowledgedDelivery();
+
+    /**
+     * The client has received every batch up to {@code lastBatch}: those are forgotten, and the messages of any later
+     * batch (its reply was lost) are queued again, ahead of anything newer, to leave with the next
+     * {@code /meta/connect} reply. Does nothing unless acknowledged delivery is on.
+     */
+    void acknowledge(long lastBatch);
+
+    /**
      * Runs {@code batch} with this session's transport woken once at the end, so that what it delivers leaves in
      * one response or frame. Batches nest.
      */

@@ -3,8 +3,6 @@ package io.weft.server.ext;
 import io.weft.server.api.Extension;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerSession;
-import io.weft.server.internal.session.AckTracker;
-import io.weft.server.internal.session.SessionImpl;
 import java.util.Map;
 
 /**
@@ -18,7 +16,9 @@ import java.util.Map;
  * {@link io.weft.server.api.ServerOptions#maxUnacknowledged()} unacknowledged messages are kept per session.
  *
  * <p>Install once, server-wide: {@code server.addExtension(new AcknowledgedMessagesExtension())}. Stateless itself;
- * the per-session state lives with each session.
+ * the per-session state lives with each session. It negotiates and reads the client's acknowledgements; the numbering,
+ * keeping and re-sending are the engine's ({@link ServerSession#enableAcknowledgedDelivery()},
+ * {@link ServerSession#acknowledge(long)}), which an application's own extension may use the same way.
  */
 public final class AcknowledgedMessagesExtension implements Extension {
     private static final String ACK = "ack";
@@ -28,11 +28,10 @@ public final class AcknowledgedMessagesExtension implements Extension {
 
     @Override
     public boolean incoming(ServerSession from, Message.Mutable message) {
-        if (from instanceof SessionImpl session && "/meta/connect".equals(message.getChannel())) {
-            AckTracker acks = session.ackTracker();
+        if (from != null && "/meta/connect".equals(message.getChannel())) {
             Map<String, Object> ext = message.getExt();
-            if (acks != null && ext != null && ext.get(ACK) instanceof Number lastReceived) {
-                session.requeueFront(acks.acknowledge(lastReceived.longValue()));
+            if (ext != null && ext.get(ACK) instanceof Number lastReceived) {
+                from.acknowledge(lastReceived.longValue());
             }
         }
         return true;
@@ -41,8 +40,8 @@ public final class AcknowledgedMessagesExtension implements Extension {
     @Override
     public boolean outgoing(ServerSession from, ServerSession to, Message.Mutable message) {
         if ("/meta/handshake".equals(message.getChannel()) && message.isSuccessful()
-                && to instanceof SessionImpl session && asked(message.getAssociated())) {
-            session.enableAcks();
+                && to != null && asked(message.getAssociated())) {
+            to.enableAcknowledgedDelivery();
             message.getExt(true).put(ACK, true);
         }
         return true;

@@ -11,6 +11,8 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.api.ServerStats;
 import io.weft.server.api.Service;
+import io.weft.server.internal.app.ExtensionChain;
+import io.weft.server.internal.app.Listeners;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.JsonCodec;
 import io.weft.server.internal.delivery.Delivery;
@@ -20,8 +22,11 @@ import io.weft.server.internal.protocol.EngineImpl;
 import io.weft.server.internal.protocol.EngineParts;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;
+import io.weft.server.internal.stats.Counters;
+import io.weft.server.internal.util.Guard;
+import io.weft.server.internal.util.Refusals;
 import io.weft.server.spi.Engine;
-import io.weft.server.spi.Scheduler;
+import io.weft.server.api.Scheduler;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -193,7 +198,6 @@ public final class BayeuxServerImpl implements BayeuxServer {
                 refusals.snapshot(), counters.deliveryLatency());
     }
 
-    @Override
     public Engine engine() {
         return engine;
     }

@@ -5,6 +5,8 @@ import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
+import io.weft.server.internal.app.ExtensionChain;
+import io.weft.server.internal.app.Listeners;
 import io.weft.server.internal.channel.ChannelHost;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.codec.MessageImpl;
@@ -14,6 +16,8 @@ import io.weft.server.internal.delivery.Wakes;
 import io.weft.server.internal.session.AckTracker;
 import io.weft.server.internal.session.SessionHooks;
 import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.internal.session.Subscription;
+import io.weft.server.internal.util.Guard;
 import java.util.List;
 
 /**
@@ -119,8 +123,8 @@ final class EngineHooks implements ChannelHost, SessionHooks {
     }
 
     @Override
-    public void ended(SessionImpl session, EndReason reason, List<ChannelNode> channels) {
-        for (ChannelNode channel : channels) {
+    public void ended(SessionImpl session, EndReason reason, List<Subscription> channels) {
+        for (Subscription channel : channels) {
             listeners.unsubscribed(session, channel, null);
         }
         for (ServerSession.Listener listener : session.listeners()) {

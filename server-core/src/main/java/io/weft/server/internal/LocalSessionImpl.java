@@ -6,10 +6,10 @@ import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.api.ServerSession;
 import io.weft.server.internal.codec.MessageImpl;
+import io.weft.server.internal.protocol.EngineImpl;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;
 import io.weft.server.spi.Connection;
-import io.weft.server.spi.Engine;
 import io.weft.server.spi.Inbound;
 import java.util.List;
 import java.util.Map;
@@ -37,10 +37,10 @@ final class LocalSessionImpl implements LocalSession, Connection {
     private final ConcurrentHashMap<ChannelId, CopyOnWriteArrayList<MessageListener>> listeners = new ConcurrentHashMap<>();
     private volatile SessionImpl session;
 
-    LocalSessionImpl(Engine engine, SessionRegistry sessions, String name) {
+    LocalSessionImpl(EngineImpl engine, SessionRegistry sessions, String name) {
         this.sessions = sessions;
         this.name = name;
-        this.inbound = engine.open(this);
+        this.inbound = engine.openLocal(this);
     }
 
     @Override

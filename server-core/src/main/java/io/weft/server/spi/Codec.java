@@ -14,7 +14,7 @@ public interface Codec {
      * whose fields are as sent (possibly without a channel).
      */
     static Codec json() {
-        return new io.weft.server.internal.codec.JsonCodec();
+        return io.weft.server.internal.Bootstrap.codec();
     }
 
     /**

@@ -1,10 +1,12 @@
 package io.weft.server.spi;
 
+import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.internal.Bootstrap;
 
 /**
- * What a transport sees of the Bayeux engine: obtained with {@link io.weft.server.api.BayeuxServer#engine()}.
+ * What a transport sees of the Bayeux engine: obtained with {@link #of(BayeuxServer)}.
  *
  * <pre>
  * transport                              engine
@@ -17,6 +19,11 @@ import io.weft.server.api.ServerOptions;
  * binding to a browser, advice) is the engine's. Thread-safe.
  */
 public interface Engine {
+    /** The engine of {@code server}, for a transport to mount on it; applications do not need it. */
+    static Engine of(BayeuxServer server) {
+        return Bootstrap.engine(server);
+    }
+
     ServerOptions options();
 
     Codec codec();

@@ -28,7 +28,7 @@ public final class InMemoryTransport {
     private final InetAddress remoteAddress;
 
     private InMemoryTransport(BayeuxServer server, String type, boolean persistent) {
-        this(server.engine(), type, persistent, null);
+        this(Engine.of(server), type, persistent, null);
         engine.addConnectionType(type);
     }
 
@@ -47,6 +47,11 @@ public final class InMemoryTransport {
     /** A one-shot request/response transport of connection type {@code long-polling}. */
     public static InMemoryTransport polling(BayeuxServer server) {
         return new InMemoryTransport(server, "long-polling", false);
+    }
+
+    /** A transport of any connection type, persistent (pushing) or one request per response. */
+    public static InMemoryTransport of(BayeuxServer server, String type, boolean persistent) {
+        return new InMemoryTransport(server, type, persistent);
     }
 
     /** A persistent, pushing transport of connection type {@code websocket}. */

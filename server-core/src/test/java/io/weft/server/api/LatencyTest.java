@@ -3,7 +3,7 @@ package io.weft.server.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.weft.server.internal.LatencyRecorder;
+import io.weft.server.internal.stats.LatencyRecorder;
 import org.junit.jupiter.api.Test;
 
 /** Readings of a latency histogram, and what happened between two of them. */

@@ -1,7 +1,7 @@
 package io.weft.server.bench;
 
 import io.weft.server.api.Message;
-import io.weft.server.internal.Counters;
+import io.weft.server.internal.stats.Counters;
 import io.weft.server.internal.codec.MessageImpl;
 import java.util.ArrayList;
 import java.util.List;

@@ -11,6 +11,7 @@ import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.BayeuxServerImpl;
 import io.weft.server.spi.Connection;
+import io.weft.server.spi.Engine;
 import io.weft.server.spi.Inbound;
 import io.weft.server.testing.ManualScheduler;
 import io.weft.server.testing.PollingClient;
@@ -140,9 +141,9 @@ class FanOutTest {
         List<List<Message>> received = Collections.synchronizedList(new ArrayList<>());
         List<Inbound> inbounds = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            inbounds.add(server.engine().open(recordingSocket(received)));
+            inbounds.add(Engine.of(server).open(recordingSocket(received)));
         }
-        server.engine().addConnectionType("websocket");
+        Engine.of(server).addConnectionType("websocket");
         for (Inbound inbound : inbounds) {
             inbound.receive(decode("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\"}]"));
         }
@@ -171,7 +172,7 @@ class FanOutTest {
 
     private List<Message.Mutable> decode(String json) {
         try {
-            return server.engine().codec().decode(json);
+            return Engine.of(server).codec().decode(json);
         } catch (Exception x) {
             throw new AssertionError(x);
         }

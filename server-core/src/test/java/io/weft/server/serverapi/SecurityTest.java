@@ -2,17 +2,21 @@ package io.weft.server.serverapi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.Authorizer;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ChannelId;
+import io.weft.server.api.LocalSession;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
+import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.ManualScheduler;
 import io.weft.server.testing.PollingClient;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -25,6 +29,24 @@ class SecurityTest {
     @AfterEach
     void close() {
         server.close();
+    }
+
+    @Test
+    void aTransportWhoseConnectionsCallThemselvesLocalIsAskedLikeAnyOther() {
+        server.setSecurityPolicy(new SecurityPolicy() {
+            @Override
+            public boolean canHandshake(BayeuxServer bayeux, ServerSession session, Message message) {
+                return false;
+            }
+        });
+        PollingClient forger = new PollingClient(InMemoryTransport.of(server, "local", false), "forger");
+        Map<String, Object> reply = forger.handshake();
+        assertEquals(false, reply.get("successful"), "only newLocalSession() makes a local session: " + reply);
+        assertEquals("403::handshake_denied", reply.get("error"));
+        assertTrue(server.getSessions().isEmpty());
+        LocalSession trusted = server.newLocalSession("trusted");
+        trusted.handshake();
+        assertTrue(trusted.isConnected(), "server code is not asked");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.weft.server.stress;
 
-import io.weft.server.spi.Scheduler;
+import io.weft.server.api.Scheduler;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;

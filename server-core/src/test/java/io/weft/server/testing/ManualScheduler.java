@@ -1,6 +1,6 @@
 package io.weft.server.testing;
 
-import io.weft.server.spi.Scheduler;
+import io.weft.server.api.Scheduler;
 import java.util.PriorityQueue;
 
 /**

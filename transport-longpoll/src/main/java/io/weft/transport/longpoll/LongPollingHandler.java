@@ -1,6 +1,7 @@
 package io.weft.transport.longpoll;
 
 import io.weft.server.api.BayeuxServer;
+import io.weft.server.spi.Engine;
 import java.util.Objects;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -21,12 +22,12 @@ public final class LongPollingHandler extends Handler.Abstract {
 
     /** Mounts the polling transports on {@code server}: its handshake replies will announce them. */
     public LongPollingHandler(BayeuxServer server) {
-        this.transport = new PollingTransport(Objects.requireNonNull(server, "server").engine());
+        this.transport = new PollingTransport(Engine.of(Objects.requireNonNull(server, "server")));
     }
 
     /** With the exchange's deadlines shortened, for tests; see {@link PollingTransport}. */
     LongPollingHandler(BayeuxServer server, long bodyMillis, long graceMillis) {
-        this.transport = new PollingTransport(Objects.requireNonNull(server, "server").engine(), bodyMillis,
+        this.transport = new PollingTransport(Engine.of(Objects.requireNonNull(server, "server")), bodyMillis,
                 graceMillis);
     }
 

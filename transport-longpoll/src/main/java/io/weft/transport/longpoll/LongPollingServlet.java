@@ -2,6 +2,7 @@ package io.weft.transport.longpoll;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.spi.Engine;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
@@ -87,7 +88,7 @@ public final class LongPollingServlet extends HttpServlet {
                     + ") but serves a BayeuxServer the application created: set its options where it is created"
                     + " (ServletOptions.of(context) reads the weft.* context-params)");
         }
-        transport = new PollingTransport(server.engine(), bodyMillis, graceMillis);
+        transport = new PollingTransport(Engine.of(server), bodyMillis, graceMillis);
         try {
             watch = new ParkedConnectionWatch();
         } catch (LinkageError x) {

@@ -49,7 +49,7 @@ public final class WebSocketTransport {
     private final AtomicInteger openSockets = new AtomicInteger();
 
     private WebSocketTransport(BayeuxServer server) {
-        this.engine = Objects.requireNonNull(server, "server").engine();
+        this.engine = Engine.of(Objects.requireNonNull(server, "server"));
         this.options = engine.options();
         this.cookies = new BrowserCookies(options.browserCookie());
         this.idleTimeoutMillis = options.timeout() + options.interval() + options.maxInterval();

@@ -7,9 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.spi.Engine;
 import io.weft.server.spi.RequestSnapshot;
-import jakarta.websocket.CloseReason;
 import jakarta.websocket.CloseReason.CloseCodes;
+import jakarta.websocket.CloseReason;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -59,7 +60,7 @@ class EndpointTest {
 
     @Test
     void openingConfiguresTheSocketFromTheOptions() {
-        ServerOptions options = bayeux.engine().options();
+        ServerOptions options = Engine.of(bayeux).options();
         assertEquals(100_000, socket.setting("setMaxTextMessageBufferSize"));
         assertEquals(100_000, socket.setting("setMaxBinaryMessageBufferSize"));
         assertEquals(options.timeout() + options.interval() + options.maxInterval(),

@@ -5,8 +5,9 @@ import io.weft.server.api.ChannelId;
 import io.weft.server.api.Promise;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
-import io.weft.server.internal.LazyList;
 import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.internal.session.Subscription;
+import io.weft.server.internal.util.LazyList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -19,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * marked {@linkplain #isRemoved() removed} so that nobody attaches to it afterwards. Listener and authorizer lists
  * are created on first use.
  */
-public final class ChannelNode implements ServerChannel {
+public final class ChannelNode implements Subscription {
     private final ChannelTree tree;
     private final ChannelId id;
     private final ChannelNode parent;
@@ -88,6 +89,7 @@ public final class ChannelNode implements ServerChannel {
         return subscribers.add(session);
     }
 
+    @Override
     public boolean removeSubscriber(SessionImpl session) {
         return subscribers.remove(session);
     }

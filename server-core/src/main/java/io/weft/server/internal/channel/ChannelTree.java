@@ -4,6 +4,7 @@ import io.weft.server.api.ChannelId;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.internal.session.Subscription;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -101,18 +102,7 @@ public final class ChannelTree {
      * @param message the subscribe message, for listeners; null when server code subscribes
      */
     public boolean subscribe(ChannelId id, SessionImpl session, Message message) {
-        return subscribe(id, session, message, Integer.MAX_VALUE) == Subscribed.ADDED;
-    }
-
-    /** What a subscription came to. */
-    public enum Subscribed {
-        ADDED,
-        /** The session was subscribed already. */
-        ALREADY,
-        /** The session holds {@code maxSubscriptions} already. */
-        FULL,
-        /** The session has ended. */
-        ENDED
+        return subscribe(id, session, message, Integer.MAX_VALUE) == Subscription.Outcome.ADDED;
     }
 
     /**
@@ -120,7 +110,7 @@ public final class ChannelTree {
      *
      * @param message the subscribe message, for listeners; null when server code subscribes
      */
-    public Subscribed subscribe(ChannelId id, SessionImpl session, Message message, int maxSubscriptions) {
+    public Subscription.Outcome subscribe(ChannelId id, SessionImpl session, Message message, int maxSubscriptions) {
         while (true) {
             ChannelNode node = getOrCreate(id);
             Boolean added = node.addSubscriber(session);
@@ -129,8 +119,8 @@ public final class ChannelTree {
             }
             // The node first, then the session: a session ending meanwhile either lists the node (and leaves it when
             // it ends) or refuses the subscription here, so no ended session stays a subscriber.
-            Subscribed outcome = session.addSubscription(node, maxSubscriptions);
-            if (outcome == Subscribed.FULL || outcome == Subscribed.ENDED) {
+            Subscription.Outcome outcome = session.addSubscription(node, maxSubscriptions);
+            if (outcome == Subscription.Outcome.FULL || outcome == Subscription.Outcome.ENDED) {
                 if (added) {
                     node.removeSubscriber(session);
                 }
@@ -139,7 +129,7 @@ public final class ChannelTree {
             if (added) {
                 host.subscribed(session, node, message);
             }
-            return added ? Subscribed.ADDED : Subscribed.ALREADY;
+            return added ? Subscription.Outcome.ADDED : Subscription.Outcome.ALREADY;
         }
     }
 

@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
-import io.weft.server.internal.Refusals;
+import io.weft.server.internal.util.Refusals;
 import io.weft.server.spi.Codec;
 import io.weft.server.spi.MessageDecodeException;
 import java.io.ByteArrayOutputStream;

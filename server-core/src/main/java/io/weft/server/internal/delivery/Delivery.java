@@ -1,6 +1,6 @@
 package io.weft.server.internal.delivery;
 
-import io.weft.server.internal.ExtensionChain;
+import io.weft.server.internal.app.ExtensionChain;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.session.SessionImpl;
 

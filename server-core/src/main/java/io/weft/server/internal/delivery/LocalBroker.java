@@ -1,7 +1,7 @@
 package io.weft.server.internal.delivery;
 
 import io.weft.server.api.ChannelId;
-import io.weft.server.internal.Guard;
+import io.weft.server.internal.util.Guard;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.MessageImpl;

@@ -2,8 +2,8 @@ package io.weft.server.internal.delivery;
 
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerChannel;
-import io.weft.server.internal.Guard;
-import io.weft.server.internal.Steps;
+import io.weft.server.internal.util.Guard;
+import io.weft.server.internal.util.Steps;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.MessageImpl;

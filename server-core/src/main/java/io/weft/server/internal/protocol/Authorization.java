@@ -7,7 +7,7 @@ import io.weft.server.api.ChannelId;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.api.SecurityPolicy;
-import io.weft.server.internal.Guard;
+import io.weft.server.internal.util.Guard;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.session.SessionImpl;

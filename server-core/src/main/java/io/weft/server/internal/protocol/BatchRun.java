@@ -3,8 +3,8 @@ package io.weft.server.internal.protocol;
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
-import io.weft.server.internal.ExtensionChain;
-import io.weft.server.internal.Steps;
+import io.weft.server.internal.app.ExtensionChain;
+import io.weft.server.internal.util.Steps;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.delivery.Wakes;
 import io.weft.server.internal.session.SessionImpl;
@@ -57,7 +57,7 @@ final class BatchRun extends Steps {
 
     /** Whether the batch comes from server code (a local session), which no client bound applies to. */
     boolean local() {
-        return HandshakeHandler.LOCAL.equals(endpoint.connection().type());
+        return endpoint.local();
     }
 
     boolean persistent() {

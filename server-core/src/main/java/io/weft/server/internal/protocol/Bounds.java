@@ -4,7 +4,7 @@ import io.weft.server.api.BayeuxError;
 import io.weft.server.api.ChannelId;
 import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
-import io.weft.server.internal.Refusals;
+import io.weft.server.internal.util.Refusals;
 
 /**
  * The bounds on what a client's messages may name, checked where the engine first reads them: each check answers

@@ -5,7 +5,7 @@ import io.weft.server.api.ChannelId;
 import io.weft.server.api.EndReason;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
-import io.weft.server.internal.ExtensionChain;
+import io.weft.server.internal.app.ExtensionChain;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;

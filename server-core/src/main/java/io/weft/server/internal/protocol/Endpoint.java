@@ -12,6 +12,15 @@ import java.util.List;
 interface Endpoint extends Inbound, Outlet {
     Connection connection();
 
+    /**
+     * Whether this endpoint is a {@link io.weft.server.api.LocalSession}'s, opened by {@link EngineImpl#openLocal}:
+     * server code, which no client bound or security policy applies to. A transport cannot open one (whatever
+     * connection type it reports).
+     */
+    default boolean local() {
+        return false;
+    }
+
     /** {@code session} handshook or connected through this endpoint. */
     void bind(SessionImpl session);
 

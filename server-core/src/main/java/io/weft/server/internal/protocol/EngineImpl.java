@@ -4,9 +4,9 @@ import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
-import io.weft.server.internal.ExtensionChain;
-import io.weft.server.internal.Counters;
-import io.weft.server.internal.Refusals;
+import io.weft.server.internal.app.ExtensionChain;
+import io.weft.server.internal.stats.Counters;
+import io.weft.server.internal.util.Refusals;
 import io.weft.server.internal.codec.JsonCodec;
 import io.weft.server.spi.Codec;
 import io.weft.server.spi.Connection;
@@ -51,7 +51,12 @@ public final class EngineImpl implements Engine {
 
     @Override
     public Inbound open(Connection connection) {
-        return connection.isPersistent() ? new PushEndpoint(this, connection) : new PollExchange(this, connection);
+        return connection.isPersistent() ? new PushEndpoint(this, connection, false) : new PollExchange(this, connection);
+    }
+
+    /** Opens a {@link io.weft.server.api.LocalSession}'s connection: server code, trusted (not part of the SPI). */
+    public Inbound openLocal(Connection connection) {
+        return new PushEndpoint(this, connection, true);
     }
 
     @Override

@@ -5,8 +5,8 @@ import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
-import io.weft.server.internal.Guard;
-import io.weft.server.internal.Listeners;
+import io.weft.server.internal.util.Guard;
+import io.weft.server.internal.app.Listeners;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;
@@ -17,8 +17,6 @@ import java.util.function.Supplier;
 /** {@code /meta/handshake}: a new session, if the security policy agrees, with the advice clients follow. */
 final class HandshakeHandler implements MetaHandler {
     static final String VERSION = "1.0";
-    /** The connection type of {@link io.weft.server.api.LocalSession}s, which the security policy is not asked about. */
-    static final String LOCAL = "local";
 
     private final BayeuxServer server;
     private final SessionRegistry sessions;

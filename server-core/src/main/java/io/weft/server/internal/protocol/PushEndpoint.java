@@ -3,7 +3,7 @@ package io.weft.server.internal.protocol;
 import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
-import io.weft.server.internal.Steps;
+import io.weft.server.internal.util.Steps;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.spi.Connection;
 import java.nio.channels.ClosedChannelException;
@@ -52,6 +52,7 @@ final class PushEndpoint implements Endpoint {
     /** The unit the flusher has started to write and not finished (it did not fit in one frame); flusher only. */
     private Outgoing partial;
     private int partialOffset;
+    private final boolean local;
     private volatile SessionImpl session;
     private volatile boolean closed;
 
@@ -59,9 +60,10 @@ final class PushEndpoint implements Endpoint {
     private record Outgoing(List<Message> messages, Promise<Void> written) {
     }
 
-    PushEndpoint(EngineImpl engine, Connection connection) {
+    PushEndpoint(EngineImpl engine, Connection connection, boolean local) {
         this.engine = engine;
         this.connection = connection;
+        this.local = local;
         this.maxPerFrame = engine.options().maxMessagesPerFrame();
         this.maxPending = engine.options().maxPendingFrames();
     }
@@ -69,6 +71,11 @@ final class PushEndpoint implements Endpoint {
     @Override
     public Connection connection() {
         return connection;
+    }
+
+    @Override
+    public boolean local() {
+        return local;
     }
 
     @Override

@@ -6,11 +6,12 @@ import io.weft.server.api.ChannelId;
 import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
-import io.weft.server.internal.Steps;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.internal.session.Subscription;
+import io.weft.server.internal.util.Steps;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -124,14 +125,14 @@ final class SubscribeHandler implements MetaHandler {
             int max = client ? bounds.options().maxSubscriptionsPerSession() : Integer.MAX_VALUE;
             List<ChannelId> added = new ArrayList<>(channels.size());
             for (ChannelId channel : channels) {
-                ChannelTree.Subscribed outcome = tree.subscribe(channel, session, request, max);
-                if (outcome == ChannelTree.Subscribed.ADDED) {
+                Subscription.Outcome outcome = tree.subscribe(channel, session, request, max);
+                if (outcome == Subscription.Outcome.ADDED) {
                     added.add(channel);
-                } else if (outcome == ChannelTree.Subscribed.FULL || outcome == ChannelTree.Subscribed.ENDED) {
+                } else if (outcome == Subscription.Outcome.FULL || outcome == Subscription.Outcome.ENDED) {
                     for (ChannelId undo : added) {
                         tree.unsubscribe(undo, session, null);
                     }
-                    return outcome == ChannelTree.Subscribed.FULL ? bounds.refuse(Limit.SUBSCRIPTIONS)
+                    return outcome == Subscription.Outcome.FULL ? bounds.refuse(Limit.SUBSCRIPTIONS)
                             : BayeuxError.SESSION_UNKNOWN;
                 }
             }

@@ -4,7 +4,7 @@ import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.codec.MessageImpl;
-import io.weft.server.spi.Scheduler;
+import io.weft.server.api.Scheduler;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

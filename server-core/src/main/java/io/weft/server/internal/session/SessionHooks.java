@@ -2,7 +2,6 @@ package io.weft.server.internal.session;
 
 import io.weft.server.api.EndReason;
 import io.weft.server.api.Message;
-import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.codec.MessageImpl;
 import java.util.List;
 
@@ -23,7 +22,7 @@ public interface SessionHooks {
     void queueFull(SessionImpl session, Message message);
 
     /** A session has ended and left {@code channels}. */
-    void ended(SessionImpl session, EndReason reason, List<ChannelNode> channels);
+    void ended(SessionImpl session, EndReason reason, List<Subscription> channels);
 
     /** {@link io.weft.server.api.ServerSession#deliver}: outgoing extensions, then the queue, then a wake. */
     void deliverTo(SessionImpl to, SessionImpl from, MessageImpl message);

@@ -6,10 +6,8 @@ import io.weft.server.api.Extension;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
-import io.weft.server.internal.LazyList;
-import io.weft.server.internal.channel.ChannelNode;
-import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.MessageImpl;
+import io.weft.server.internal.util.LazyList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +38,7 @@ public final class SessionImpl implements ServerSession {
     /** Whether this session holds places in the registry's counts, to give back once when it ends. */
     final AtomicBoolean counted = new AtomicBoolean();
     private String browserId;
-    private Set<ChannelNode> subscriptions;
+    private Set<Subscription> subscriptions;
     private volatile Map<String, Object> attributes;
     private final LazyList<Extension> extensions = new LazyList<>();
     private final LazyList<Listener> listeners = new LazyList<>();
@@ -239,10 +237,25 @@ public final class SessionImpl implements ServerSession {
         this.deliveryOnly = deliveryOnly;
     }
 
-    /** Turns on the acknowledgement of {@code /meta/connect} batches for this session. */
-    public void enableAcks() {
-        setMetaConnectDeliveryOnly(true);
-        ackTracker = new AckTracker(registry.options().maxUnacknowledged(), registry.refusals());
+    @Override
+    public synchronized void enableAcknowledgedDelivery() {
+        if (ackTracker == null) {
+            setMetaConnectDeliveryOnly(true);
+            ackTracker = new AckTracker(registry.options().maxUnacknowledged(), registry.refusals());
+        }
+    }
+
+    @Override
+    public boolean isAcknowledgedDelivery() {
+        return ackTracker != null;
+    }
+
+    @Override
+    public void acknowledge(long lastBatch) {
+        AckTracker acks = ackTracker;
+        if (acks != null) {
+            requeueFront(acks.acknowledge(lastBatch));
+        }
     }
 
     /** The acknowledgement state, or null if this session's client did not ask for acks. */
@@ -341,22 +354,22 @@ public final class SessionImpl implements ServerSession {
      * Records a subscription, unless the session has ended or already holds {@code max} others (the caller then
      * undoes its side).
      */
-    public synchronized ChannelTree.Subscribed addSubscription(ChannelNode channel, int max) {
+    public synchronized Subscription.Outcome addSubscription(Subscription channel, int max) {
         if (!alive) {
-            return ChannelTree.Subscribed.ENDED;
+            return Subscription.Outcome.ENDED;
         }
         if (subscriptions == null) {
             subscriptions = new HashSet<>(4);
         } else if (subscriptions.contains(channel)) {
-            return ChannelTree.Subscribed.ALREADY;
+            return Subscription.Outcome.ALREADY;
         } else if (subscriptions.size() >= max) {
-            return ChannelTree.Subscribed.FULL;
+            return Subscription.Outcome.FULL;
         }
         subscriptions.add(channel);
-        return ChannelTree.Subscribed.ADDED;
+        return Subscription.Outcome.ADDED;
     }
 
-    public synchronized boolean isSubscribed(ChannelNode channel) {
+    public synchronized boolean isSubscribed(Subscription channel) {
         return subscriptions != null && subscriptions.contains(channel);
     }
 
@@ -370,7 +383,7 @@ public final class SessionImpl implements ServerSession {
         return subscriptions == null ? 0 : subscriptions.size();
     }
 
-    public synchronized void removeSubscription(ChannelNode channel) {
+    public synchronized void removeSubscription(Subscription channel) {
         if (subscriptions != null) {
             subscriptions.remove(channel);
         }
@@ -384,7 +397,7 @@ public final class SessionImpl implements ServerSession {
 
     /** The session's side of an end its mailbox has already decided (see {@link Mailbox#end()}). */
     Ended ended(Mailbox.Ended box) {
-        List<ChannelNode> channels;
+        List<Subscription> channels;
         synchronized (this) {
             alive = false;
             channels = subscriptions == null ? List.of() : List.copyOf(subscriptions);
@@ -397,7 +410,7 @@ public final class SessionImpl implements ServerSession {
         mailbox.released(ended.box());
     }
 
-    record Ended(Mailbox.Ended box, List<ChannelNode> subscriptions) {
+    record Ended(Mailbox.Ended box, List<Subscription> subscriptions) {
         HeldConnect held() {
             return box.held();
         }

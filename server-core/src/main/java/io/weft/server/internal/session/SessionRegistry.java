@@ -5,11 +5,10 @@ import io.weft.server.api.EndReason;
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
-import io.weft.server.internal.Counters;
-import io.weft.server.internal.Refusals;
-import io.weft.server.internal.channel.ChannelNode;
+import io.weft.server.internal.stats.Counters;
+import io.weft.server.internal.util.Refusals;
 import io.weft.server.internal.codec.MessageImpl;
-import io.weft.server.spi.Scheduler;
+import io.weft.server.api.Scheduler;
 import io.weft.server.api.Limit;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -202,7 +201,7 @@ public final class SessionRegistry {
     private void finish(SessionImpl session, SessionImpl.Ended ended, EndReason reason) {
         sessions.remove(session.getId(), session);
         release(session);
-        for (ChannelNode channel : ended.subscriptions()) {
+        for (Subscription channel : ended.subscriptions()) {
             channel.removeSubscriber(session);
         }
         session.released(ended);

@@ -1,6 +1,6 @@
 package io.weft.server.internal.session;
 
-import io.weft.server.spi.Scheduler;
+import io.weft.server.api.Scheduler;
 import java.util.function.LongConsumer;
 
 /**

@@ -1,6 +1,6 @@
 package io.weft.server.internal.time;
 
-import io.weft.server.spi.Scheduler;
+import io.weft.server.api.Scheduler;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.weft.server.api.BayeuxError;
 import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
-import io.weft.server.internal.Refusals;
+import io.weft.server.internal.util.Refusals;
 import io.weft.server.spi.MessageDecodeException;
 import io.weft.server.testing.Gen;
 import io.weft.server.testing.JsonGen;

@@ -1,4 +1,4 @@
-package io.weft.server.internal;
+package io.weft.server.internal.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package io.weft.server.spi;
+package io.weft.server.api;
 
 /**
  * The one timer of a Weft server: held {@code /meta/connect} timeouts, session expiry and channel sweeps all run

@@ -1,4 +1,4 @@
-package io.weft.server.internal;
+package io.weft.server.internal.util;
 
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -1,8 +1,10 @@
-package io.weft.server.internal;
+package io.weft.server.internal.app;
 
 import io.weft.server.api.Extension;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.internal.util.Guard;
+import io.weft.server.internal.util.Steps;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;

@@ -1,4 +1,4 @@
-package io.weft.server.internal;
+package io.weft.server.internal.app;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ChannelId;
@@ -6,6 +6,7 @@ import io.weft.server.api.EndReason;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
+import io.weft.server.internal.util.Guard;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 

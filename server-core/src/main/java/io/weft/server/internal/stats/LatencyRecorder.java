@@ -1,4 +1,4 @@
-package io.weft.server.internal;
+package io.weft.server.internal.stats;
 
 import io.weft.server.api.Latency;
 import java.util.Arrays;

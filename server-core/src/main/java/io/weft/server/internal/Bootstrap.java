@@ -1,0 +1,46 @@
+package io.weft.server.internal;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.Message;
+import io.weft.server.api.ServerOptions;
+import io.weft.server.internal.codec.JsonCodec;
+import io.weft.server.internal.codec.MessageImpl;
+import io.weft.server.internal.time.ExecutorScheduler;
+import io.weft.server.spi.Codec;
+import io.weft.server.spi.Engine;
+import io.weft.server.api.Scheduler;
+
+/**
+ * The one way from the public packages ({@code api}, {@code spi}) to the implementation: their static factories call
+ * these, and nothing else of theirs names an internal class (server-core's {@code ArchitectureTest} holds them to it).
+ */
+public final class Bootstrap {
+    private Bootstrap() {
+    }
+
+    /** A server with its own scheduler thread, stopped when the server closes. */
+    public static BayeuxServer server(ServerOptions options) {
+        return new BayeuxServerImpl(options, new ExecutorScheduler("weft-scheduler"), true);
+    }
+
+    /** A server on the caller's scheduler, which the caller stops. */
+    public static BayeuxServer server(ServerOptions options, Scheduler scheduler) {
+        return new BayeuxServerImpl(options, scheduler, false);
+    }
+
+    /** The engine of a server made here. */
+    public static Engine engine(BayeuxServer server) {
+        if (!(server instanceof BayeuxServerImpl impl)) {
+            throw new IllegalArgumentException("not a Weft server: " + server);
+        }
+        return impl.engine();
+    }
+
+    public static Message.Mutable message() {
+        return new MessageImpl();
+    }
+
+    public static Codec codec() {
+        return new JsonCodec();
+    }
+}
