@@ -2,7 +2,6 @@ package io.weft.transport.websocket;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
-import io.weft.transport.longpoll.LongPollingHandler;
 import io.weft.transport.websocket.examples.EmbeddedMount;
 import java.net.URI;
 import java.util.List;
@@ -12,8 +11,8 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * A Weft server on embedded Jetty, loopback, port 0, mounted as the module README shows: websocket upgrades on
- * {@code /cometd/*}, and every other request falls through to long-polling.
+ * A Weft server on embedded Jetty, loopback, port 0, mounted as the module README shows ({@link WeftJetty#mount}):
+ * websocket upgrades on {@code /cometd/*}, and every other request on the path goes to long-polling.
  */
 final class EmbeddedServer implements BayeuxHost {
     static final String PATH = "/cometd";
@@ -31,8 +30,7 @@ final class EmbeddedServer implements BayeuxHost {
         connector.setPort(0);
         tune.accept(connector);
         jetty.addConnector(connector);
-        EmbeddedMount.mount(jetty, bayeux, new LongPollingHandler(bayeux));
-        upgrades = (WebSocketHandler) jetty.getHandler();
+        upgrades = EmbeddedMount.mount(jetty, bayeux);
         upgrades.onAccept(accepted::add);
         jetty.start();
     }

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The embedded mount needs Jetty and nothing of the Jakarta WebSocket API: an application that embeds Jetty declares
- * {@code jetty-websocket-core-server} and no more. Run in a JVM of its own whose class path is this one's without the
+ * The embedded mount ({@link WeftJetty#mount}) needs Jetty and nothing of the Jakarta WebSocket API: an application
+ * that embeds Jetty declares {@code jetty-websocket-core-server} and {@code transport-longpoll} and no more. Run in a JVM of its own whose class path is this one's without the
  * Jakarta WebSocket jars (the API, Jetty's and Tomcat's implementations of it, the official client's Jakarta
  * transport); {@link #main} serves a websocket handshake there.
  */
@@ -64,7 +64,7 @@ class WithoutJakartaApiTest {
         ServerConnector connector = new ServerConnector(jetty);
         connector.setHost("127.0.0.1");
         jetty.addConnector(connector);
-        jetty.setHandler(WebSocketTransport.install(bayeux, jetty, "/cometd/*"));
+        WeftJetty.mount(jetty, bayeux, "/cometd");
         WebSocketClient client = new WebSocketClient();
         try {
             jetty.start();

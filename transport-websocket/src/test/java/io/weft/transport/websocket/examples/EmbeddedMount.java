@@ -2,8 +2,7 @@ package io.weft.transport.websocket.examples;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.transport.websocket.WebSocketHandler;
-import io.weft.transport.websocket.WebSocketTransport;
-import org.eclipse.jetty.server.Handler;
+import io.weft.transport.websocket.WeftJetty;
 import org.eclipse.jetty.server.Server;
 
 /** The embedded mount as the module README shows it (the README quotes the marked lines; a test checks they match). */
@@ -11,12 +10,11 @@ public final class EmbeddedMount {
     private EmbeddedMount() {
     }
 
-    /** Mounts websocket and, behind it on the same path, whatever serves long-polling. */
-    public static void mount(Server server, BayeuxServer bayeux, Handler longPolling) {
+    /** Mounts websocket, long-polling and callback-polling on {@code /cometd}. */
+    public static WebSocketHandler mount(Server server, BayeuxServer bayeux) {
         // snippet:embedded
-        WebSocketHandler webSocket = WebSocketTransport.install(bayeux, server, "/cometd/*");
-        webSocket.setHandler(longPolling); // requests that are not upgrades go on to long-polling
-        server.setHandler(webSocket);
+        WebSocketHandler webSocket = WeftJetty.mount(server, bayeux, "/cometd");
         // end:embedded
+        return webSocket;
     }
 }
