@@ -10,6 +10,7 @@ import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -101,8 +102,8 @@ final class MetricsPanels {
         panels.add(new Panel("cpu.png", "CPU (recent usage, as the JVM reports it)", "% of all the machine's cores",
                 List.of(sinceFirst(gauge(scrapes, "process_cpu_pct", "server process", "process_cpu_usage", Map.of(),
                                 100)),
-                        sinceFirst(gauge(scrapes, "system_cpu_pct", "whole machine", "system_cpu_usage", Map.of(),
-                                100)))));
+                        sinceFirst(gauge(scrapes, "system_cpu_pct", "whole machine (every process)",
+                                "system_cpu_usage", Map.of(), 100)))));
         List<Line> problems = new ArrayList<>();
         problems.add(rate(scrapes, "errors_per_s", "errors", "weft_errors_total", Map.of()));
         problems.add(rate(scrapes, "slow_consumers_per_s", "slow consumers", "weft_slow_consumers_total", Map.of()));
@@ -226,15 +227,18 @@ final class MetricsPanels {
         int next = 0;
         for (Line line : panel.lines()) {
             List<double[]> points = new ArrayList<>();
+            double max = Double.NEGATIVE_INFINITY;
             for (int i = 0; i < line.values().length; i++) {
                 if (Double.isFinite(line.values()[i])) {
                     points.add(new double[] {scrapes.get(i).seconds(), line.values()[i]});
-                    top = Math.max(top, line.values()[i]);
+                    max = Math.max(max, line.values()[i]);
                 }
             }
-            String legend = line.legend();
+            top = Math.max(top, max);
+            // The peak in the legend: a line lying low on the axis (a p50 under a p99) still reads as a figure.
+            String legend = line.legend() + ", max " + figure(max);
             if (points.isEmpty()) {
-                legend += " (no data)";
+                legend = line.legend() + " (no data)";
                 points.add(new double[] {0, 0});
             }
             XYSeries series = chart.addSeries(legend, points.stream().mapToDouble(p -> p[0]).toArray(),
@@ -253,6 +257,13 @@ final class MetricsPanels {
             }
         }
         return chart;
+    }
+
+    /** {@code value} in plain decimals, to three significant digits or more: 11,517, 48.9, 0.352. */
+    static String figure(double value) {
+        double size = Math.abs(value);
+        String pattern = size >= 100 ? "%,.0f" : size >= 10 ? "%.1f" : size >= 1 ? "%.2f" : "%.3f";
+        return String.format(Locale.ROOT, pattern, value);
     }
 
     /** The images in rows of {@code columns}, on white. */

@@ -29,6 +29,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,6 +113,12 @@ class MetricsScrapeTest {
         assertEquals("1.500", cell(csv, columns, 4, "refusals_per_s_maxQueue"));
         assertFalse(columns.contains("sessions_long_polling"), "a connection type never used is not charted");
         assertFalse(columns.contains("refusals_per_s_maxSessions"), "a limit never hit is not charted");
+        MetricsPanels.Panel deliveries = MetricsPanels.panels(scrapes).stream()
+                .filter(panel -> panel.file().equals("deliveries.png")).findFirst().orElseThrow();
+        assertEquals(Set.of("websocket, max 2,000"),
+                MetricsPanels.chart(deliveries, scrapes, List.of(), 800, 400).getSeriesCollection().stream()
+                        .map(series -> series.getName()).collect(Collectors.toSet()),
+                "one line, its peak in the legend in plain decimals");
 
         for (String png : List.of("sessions.png", "deliveries.png", "written.png", "received.png", "latency.png",
                 "heap.png", "cpu.png", MetricsPanels.PROBLEMS)) {
