@@ -7,9 +7,7 @@ import io.weft.server.api.Service;
 import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.server.ext.TimesyncExtension;
 import io.weft.transport.longpoll.LongPollingConnectors;
-import io.weft.transport.longpoll.LongPollingHandler;
-import io.weft.transport.websocket.WebSocketHandler;
-import io.weft.transport.websocket.WebSocketTransport;
+import io.weft.transport.websocket.WeftJetty;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -20,7 +18,6 @@ import java.util.concurrent.CountDownLatch;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -136,13 +133,8 @@ public final class LoadServer implements Callable<Integer> {
         connector.setHost(host);
         connector.setPort(port);
         jetty.addConnector(connector);
-        ContextHandler polling = new ContextHandler(new LongPollingHandler(bayeux), context);
-        polling.setAllowNullPathInContext(true);
-        WebSocketHandler upgrades = WebSocketTransport.install(bayeux, jetty, context + "/*");
-        upgrades.setHandler(polling);
-        MetricsHandler metrics = new MetricsHandler(bayeux); // GET /metrics, /stats, /health
-        metrics.setHandler(upgrades);
-        jetty.setHandler(metrics);
+        WeftJetty.mount(jetty, bayeux, context);
+        jetty.insertHandler(new MetricsHandler(bayeux)); // GET /metrics, /stats, /health, in front of Weft
         jetty.setStopAtShutdown(false);
         try {
             jetty.start();

@@ -2,12 +2,9 @@ package io.weft.client;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
-import io.weft.transport.longpoll.LongPollingHandler;
-import io.weft.transport.websocket.WebSocketHandler;
-import io.weft.transport.websocket.WebSocketTransport;
+import io.weft.transport.websocket.WeftJetty;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.handler.ContextHandler;
 
 /** A Weft server on embedded Jetty, loopback, port 0, at {@code /cometd}: websocket upgrades and long-polling. */
 final class TestServer implements AutoCloseable {
@@ -23,14 +20,10 @@ final class TestServer implements AutoCloseable {
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         jetty.addConnector(connector);
-        ContextHandler polling = new ContextHandler(new LongPollingHandler(bayeux), PATH);
-        polling.setAllowNullPathInContext(true);
         if (webSocket) {
-            WebSocketHandler upgrades = WebSocketTransport.install(bayeux, jetty, PATH + "/*");
-            upgrades.setHandler(polling);
-            jetty.setHandler(upgrades);
+            WeftJetty.mount(jetty, bayeux, PATH);
         } else {
-            jetty.setHandler(polling);
+            WeftJetty.mountWithoutWebSocket(jetty, bayeux, PATH);
         }
         jetty.start();
     }

@@ -5,13 +5,10 @@ import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.transport.longpoll.LongPollingConnectors;
-import io.weft.transport.longpoll.LongPollingHandler;
-import io.weft.transport.websocket.WebSocketHandler;
-import io.weft.transport.websocket.WebSocketTransport;
+import io.weft.transport.websocket.WeftJetty;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -29,11 +26,14 @@ import org.eclipse.jetty.util.resource.ResourceFactory;
  * Server
  *  └ MetricsHandler                 GET /metrics (Prometheus text), /stats (JSON), /health
  *     └ WebSocketHandler             upgrades on /cometd/* become websocket connections (Jetty's core WebSocket API)
- *        └ ContextHandlerCollection  everything else
+ *        └ Handler.Sequence          everything else
  *           ├ /cometd  LongPollingHandler   long-polling and callback-polling
- *           ├ (contexts added by the caller: tests serve the official client's files this way)
- *           └ /        ResourceHandler      static/ from the class path: index.html, chat.js, weft.js
+ *           └ ContextHandlerCollection
+ *              ├ (contexts added by the caller: tests serve the official client's files this way)
+ *              └ /     ResourceHandler      static/ from the class path: index.html, chat.js, weft.js
  * </pre>
+ *
+ * <p>Weft's part, from {@code WebSocketHandler} to the long-polling context, is what {@link WeftJetty#mount} makes.
  *
  * <p>Started by {@link #start(Settings)} on the caller's thread; closed by {@link #close()}. Thread-safe.
  */
@@ -100,9 +100,7 @@ public final class ChatServer implements AutoCloseable {
         connector.setHost(settings.host());
         connector.setPort(settings.port());
         jetty.addConnector(connector);
-        MetricsHandler metrics = new MetricsHandler(bayeux); // GET /metrics, /stats, /health
-        metrics.setHandler(handlers(settings));
-        jetty.setHandler(metrics);
+        mount(settings);
     }
 
     /** Starts the demo; it is listening when this returns. */
@@ -118,18 +116,16 @@ public final class ChatServer implements AutoCloseable {
     }
 
     // tag::embedded[]
-    private Handler handlers(Settings settings) {
-        ContextHandler cometd = new ContextHandler(new LongPollingHandler(bayeux), BAYEUX_PATH);
-        cometd.setAllowNullPathInContext(true); // the clients are given http://host/cometd, without a slash
-
-        ContextHandlerCollection contexts = new ContextHandlerCollection(cometd, staticFiles());
+    private void mount(Settings settings) {
+        ContextHandlerCollection contexts = new ContextHandlerCollection(staticFiles());
         settings.contexts().forEach(contexts::addHandler);
-        if (!settings.webSocket()) {
-            return contexts;
+        jetty.setHandler(contexts); // the application's own: the page and its scripts
+        if (settings.webSocket()) {
+            WeftJetty.mount(jetty, bayeux, BAYEUX_PATH); // websocket, long-polling, callback-polling
+        } else {
+            WeftJetty.mountWithoutWebSocket(jetty, bayeux, BAYEUX_PATH);
         }
-        WebSocketHandler webSocket = WebSocketTransport.install(bayeux, jetty, BAYEUX_PATH + "/*");
-        webSocket.setHandler(contexts); // what is not an upgrade goes on: long-polling, files
-        return webSocket;
+        jetty.insertHandler(new MetricsHandler(bayeux)); // GET /metrics, /stats, /health, before everything
     }
     // end::embedded[]
 
