@@ -16,7 +16,8 @@ import io.weft.server.internal.app.Listeners;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.JsonCodec;
 import io.weft.server.internal.delivery.Delivery;
-import io.weft.server.internal.delivery.LocalBroker;
+import io.weft.server.internal.delivery.LocalFanOut;
+import io.weft.server.internal.delivery.Relay;
 import io.weft.server.internal.delivery.Publisher;
 import io.weft.server.internal.protocol.EngineImpl;
 import io.weft.server.internal.protocol.EngineParts;
@@ -25,6 +26,7 @@ import io.weft.server.internal.session.SessionRegistry;
 import io.weft.server.internal.stats.Counters;
 import io.weft.server.internal.util.Guard;
 import io.weft.server.internal.util.Refusals;
+import io.weft.server.spi.Broker;
 import io.weft.server.spi.Engine;
 import io.weft.server.api.Scheduler;
 import java.util.Collection;
@@ -52,6 +54,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
     private final ChannelTree tree;
     private final SessionRegistry sessions;
     private final EngineImpl engine;
+    private final Relay relay;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile SecurityPolicy securityPolicy = SecurityPolicy.DEFAULT;
 
@@ -65,8 +68,10 @@ public final class BayeuxServerImpl implements BayeuxServer {
         this.sessions = new SessionRegistry(options, scheduler, refusals, counters);
         sessions.setHooks(hooks);
         Delivery delivery = new Delivery(extensions);
-        Publisher publisher = new Publisher(tree, new LocalBroker(tree, delivery, options.broadcastToPublisher(), guard), guard);
-        hooks.wire(delivery, publisher);
+        LocalFanOut fanOut = new LocalFanOut(tree, delivery, options.broadcastToPublisher(), guard);
+        this.relay = new Relay(fanOut, codec, guard);
+        Publisher publisher = new Publisher(tree, fanOut, relay, guard);
+        hooks.wire(delivery, publisher, relay);
         this.engine = new EngineImpl(new EngineParts(this, codec, sessions, tree, extensions, publisher, listeners,
                 guard, refusals, counters, services::get));
         scheduleSweep();
@@ -215,9 +220,23 @@ public final class BayeuxServerImpl implements BayeuxServer {
         return sessions;
     }
 
+    /** Installs a cluster broker ({@link io.weft.server.spi.Broker#install}). */
+    synchronized void install(Broker broker) {
+        Objects.requireNonNull(broker, "broker");
+        if (closed.get()) {
+            throw new IllegalStateException("the server is closed");
+        }
+        if (!sessions.sessions().isEmpty()) {
+            throw new IllegalStateException("install the broker before the server has sessions: it has "
+                    + sessions.sessions().size());
+        }
+        relay.install(broker);
+    }
+
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            relay.stop();
             sessions.close();
             if (ownsScheduler) {
                 scheduler.close();

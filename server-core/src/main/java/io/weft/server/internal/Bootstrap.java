@@ -6,6 +6,7 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.codec.JsonCodec;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.time.ExecutorScheduler;
+import io.weft.server.spi.Broker;
 import io.weft.server.spi.Codec;
 import io.weft.server.spi.Engine;
 import io.weft.server.api.Scheduler;
@@ -34,6 +35,14 @@ public final class Bootstrap {
             throw new IllegalArgumentException("not a Weft server: " + server);
         }
         return impl.engine();
+    }
+
+    /** Installs a cluster broker on a server made here. */
+    public static void install(BayeuxServer server, Broker broker) {
+        if (!(server instanceof BayeuxServerImpl impl)) {
+            throw new IllegalArgumentException("not a Weft server: " + server);
+        }
+        impl.install(broker);
     }
 
     public static Message.Mutable message() {

@@ -12,6 +12,7 @@ import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.delivery.Delivery;
 import io.weft.server.internal.delivery.Publisher;
+import io.weft.server.internal.delivery.Relay;
 import io.weft.server.internal.delivery.Wakes;
 import io.weft.server.internal.session.AckTracker;
 import io.weft.server.internal.session.SessionHooks;
@@ -33,6 +34,7 @@ final class EngineHooks implements ChannelHost, SessionHooks {
     private final Guard guard;
     private Delivery delivery;
     private Publisher publisher;
+    private Relay relay;
 
     EngineHooks(ServerOptions options, Listeners listeners, ExtensionChain extensions, Guard guard) {
         this.options = options;
@@ -41,9 +43,10 @@ final class EngineHooks implements ChannelHost, SessionHooks {
         this.guard = guard;
     }
 
-    void wire(Delivery delivery, Publisher publisher) {
+    void wire(Delivery delivery, Publisher publisher, Relay relay) {
         this.delivery = delivery;
         this.publisher = publisher;
+        this.relay = relay;
     }
 
     @Override
@@ -65,11 +68,13 @@ final class EngineHooks implements ChannelHost, SessionHooks {
 
     @Override
     public void subscribed(SessionImpl session, ChannelNode channel, Message message) {
+        relay.subscribed(channel.getChannelId());
         listeners.subscribed(session, channel, message);
     }
 
     @Override
     public void unsubscribed(SessionImpl session, ChannelNode channel, Message message) {
+        relay.unsubscribed(channel.getChannelId());
         listeners.unsubscribed(session, channel, message);
     }
 
@@ -125,6 +130,7 @@ final class EngineHooks implements ChannelHost, SessionHooks {
     @Override
     public void ended(SessionImpl session, EndReason reason, List<Subscription> channels) {
         for (Subscription channel : channels) {
+            relay.unsubscribed(channel.getChannelId());
             listeners.unsubscribed(session, channel, null);
         }
         for (ServerSession.Listener listener : session.listeners()) {

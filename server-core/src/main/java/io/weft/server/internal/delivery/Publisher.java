@@ -14,17 +14,19 @@ import java.util.function.Consumer;
 
 /**
  * Publishing, after authorization: the message listeners of the channel and of its wildcards (which may change the
- * message or veto it), then, for a broadcast channel, the frozen copy to the broker. Used for clients' publishes and
- * for server code's alike.
+ * message or veto it), then, for a broadcast channel, the frozen copy to this node's subscribers and to the other
+ * nodes ({@link Relay}). Used for clients' publishes and for server code's alike.
  */
 public final class Publisher {
     private final ChannelTree tree;
-    private final Broker broker;
+    private final LocalFanOut fanOut;
+    private final Relay relay;
     private final Guard guard;
 
-    public Publisher(ChannelTree tree, Broker broker, Guard guard) {
+    public Publisher(ChannelTree tree, LocalFanOut fanOut, Relay relay, Guard guard) {
         this.tree = tree;
-        this.broker = broker;
+        this.fanOut = fanOut;
+        this.relay = relay;
         this.guard = guard;
     }
 
@@ -47,7 +49,8 @@ public final class Publisher {
                 // The broadcast shares the published data: from now on neither may change it (the encoding of the
                 // broadcast may be under way on another thread).
                 message.freeze();
-                broker.publish(broadcast, from, wakes);
+                fanOut.publish(broadcast, from, wakes);
+                relay.published(broadcast);
             }
             done.accept(keep);
         };
@@ -112,7 +115,7 @@ public final class Publisher {
      * every message it receives: one publish with {@code reconnect: none} would stop them all). What outgoing
      * extensions add for each recipient is theirs to add. Frozen, so that it is shared and encoded once.
      */
-    static MessageImpl broadcastCopy(MessageImpl published) {
+    static MessageImpl broadcastCopy(Message published) {
         MessageImpl copy = new MessageImpl();
         copy.setChannel(published.getChannel());
         Object data = published.getData();

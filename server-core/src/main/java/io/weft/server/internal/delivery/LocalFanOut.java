@@ -12,24 +12,30 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * In-memory fan-out through the channel tree. A session subscribed through several matching channels
+ * This node's fan-out through the channel tree, for what is published here and what other nodes publish
+ * ({@link Relay}). A session subscribed through several matching channels
  * ({@code /a/b}, {@code /a/*}, {@code /**}) gets the message once. The published channel's own settings decide
  * whether the publisher receives its message and whether the message is lazy.
  */
-public final class LocalBroker implements Broker {
+public final class LocalFanOut {
     private final ChannelTree tree;
     private final Delivery delivery;
     private final boolean broadcastToPublisher;
     private final Guard guard;
 
-    public LocalBroker(ChannelTree tree, Delivery delivery, boolean broadcastToPublisher, Guard guard) {
+    public LocalFanOut(ChannelTree tree, Delivery delivery, boolean broadcastToPublisher, Guard guard) {
         this.tree = tree;
         this.guard = guard;
         this.delivery = delivery;
         this.broadcastToPublisher = broadcastToPublisher;
     }
 
-    @Override
+    /**
+     * Queues a frozen message for its recipients and adds them to {@code wakes}.
+     *
+     * @param publisher the publishing session, or null for a message from server code or another node
+     * @return how many sessions it was queued for
+     */
     public int publish(MessageImpl message, SessionImpl publisher, Wakes wakes) {
         ChannelId channel = message.getChannelId();
         List<ChannelNode> nodes = tree.matching(channel);

@@ -1,0 +1,68 @@
+package io.weft.server.spi;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ChannelId;
+import io.weft.server.api.Message;
+import io.weft.server.internal.Bootstrap;
+
+/**
+ * Moves broadcast messages between the nodes of a cluster, and nothing else: each node fans out to its own sessions
+ * itself. A message published on a node (a broadcast channel, past its channel listeners, frozen) is delivered there
+ * to the local subscribers by the engine and handed to {@link #publish} for the other nodes; what another node
+ * published arrives through {@link Hub#deliver}, which fans it out to this node's subscribers the same way. Service
+ * channels, {@code /meta/*} and {@code ServerSession.deliver} stay on their node.
+ *
+ * <p>A node asks only for what its sessions need: the engine calls {@link #subscribe} when a channel or wildcard
+ * pattern ({@code /a/b}, {@code /a/*}, {@code /a/**}) gets its first local subscriber and {@link #unsubscribe} when
+ * its last one leaves, in that order per channel. A broker must not hand a node its own publishes back through
+ * {@link Hub#deliver} (its local subscribers have them already), and must keep each publishing node's order.
+ *
+ * <p>Every method is called on the engine's threads and must not block: queue the work, or hand it to an
+ * asynchronous client.
+ *
+ * <pre>
+ * Broker.install(bayeux, new RedisBroker(...));   // before the server takes clients
+ * </pre>
+ */
+public interface Broker {
+    /**
+     * Makes {@code broker} the cluster broker of {@code server}: {@link #start} is called now, {@link #stop} when the
+     * server closes.
+     *
+     * @throws IllegalStateException if the server has sessions already, or a broker
+     */
+    static void install(BayeuxServer server, Broker broker) {
+        Bootstrap.install(server, broker);
+    }
+
+    /** Called once, at {@link #install}: {@code hub} is this node's side. */
+    void start(Hub hub);
+
+    /**
+     * A message published on this node, for the other nodes: frozen; {@code hub.codec().encode(List.of(message))}
+     * gives its JSON, encoded once however many nodes and sessions receive it.
+     */
+    void publish(Message message);
+
+    /** The first local subscriber of {@code channel} (a channel or a wildcard pattern) appeared. */
+    void subscribe(ChannelId channel);
+
+    /** The last local subscriber of {@code channel} left. */
+    void unsubscribe(ChannelId channel);
+
+    /** The server is closing. */
+    void stop();
+
+    /** This node, as its broker sees it. */
+    interface Hub {
+        /**
+         * A message another node published: delivered to this node's subscribers of its channel and of the wildcard
+         * patterns that match it (each session once), by the engine's own fan-out; not published again. A message
+         * that is not for a broadcast channel is ignored. Any thread.
+         */
+        void deliver(Message message);
+
+        /** The codec to encode published messages with and decode what other nodes sent. */
+        Codec codec();
+    }
+}
