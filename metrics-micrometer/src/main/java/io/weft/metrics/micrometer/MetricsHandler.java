@@ -117,6 +117,7 @@ public final class MetricsHandler extends Handler.Wrapper {
         field(json, "deliveries", now.deliveries()).append(',');
         map(json, "deliveriesByConnectionType", now.deliveriesByConnectionType()).append(',');
         map(json, "bytesWrittenByConnectionType", now.bytesWrittenByConnectionType()).append(',');
+        field(json, "messagesEncoded", now.messagesEncoded()).append(',');
         map(json, "errorsByReason", now.errorsByReason()).append(',');
         field(json, "slowConsumerDisconnects", now.slowConsumerDisconnects()).append(',');
         field(json, "messagesResent", now.messagesResent()).append(',');

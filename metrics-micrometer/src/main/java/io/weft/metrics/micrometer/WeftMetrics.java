@@ -31,7 +31,7 @@ import java.util.function.ToDoubleFunction;
  * {@code weft_channels}, {@code weft_subscriptions}; counters {@code weft_handshakes_total{outcome}},
  * {@code weft_messages_received_total}, {@code weft_deliveries_total{connection_type}}, {@code weft_errors_total},
  * {@code weft_slow_consumers_total}, {@code weft_messages_resent_total}, {@code weft_refusals_total{limit}},
- * {@code weft_written_bytes_total{connection_type}}; the delivery latency over the last minute (as Micrometer's own
+ * {@code weft_written_bytes_total{connection_type}}, {@code weft_messages_encoded_total}; the delivery latency over the last minute (as Micrometer's own
  * timers decay theirs): {@code weft_delivery_latency_seconds{quantile}} (0.5 to 0.999, and 1.0 for the maximum),
  * {@code weft_delivery_latency_mean_seconds}; and the deliveries whose latency was recorded since start-up,
  * {@code weft_delivery_latency_count_total}. Connection types and limits are fixed sets, so no meter appears after
@@ -153,6 +153,8 @@ public final class WeftMetrics implements MeterBinder {
                 ServerStats::messagesReceived, Tags.empty());
         counter(registry, "weft.errors", "unsuccessful replies written to clients",
                 stats -> sum(stats.errorsByReason()), Tags.empty());
+        counter(registry, "weft.messages.encoded", "messages encoded to JSON (a broadcast once, whatever its fan-out)",
+                ServerStats::messagesEncoded, Tags.empty());
         counter(registry, "weft.slow.consumers", "sessions ended because their queue was full",
                 ServerStats::slowConsumerDisconnects, Tags.empty());
         counter(registry, "weft.messages.resent", "messages queued again for the ack extension",

@@ -42,6 +42,9 @@ public interface BayeuxServer extends AutoCloseable {
     /** The channel, or null if it does not exist (nobody subscribed and nobody created it). */
     ServerChannel getChannel(String channelId);
 
+    /** Every channel in the tree now (the ancestors a subscription created included), a copy. */
+    List<ServerChannel> getChannels();
+
     /** The channel, created if absent. @throws IllegalArgumentException if {@code channelId} is not valid */
     default ServerChannel createChannelIfAbsent(String channelId) {
         return createChannelIfAbsent(channelId, channel -> { });

@@ -20,6 +20,8 @@ import java.util.Map;
  * @param deliveriesByConnectionType counter: messages (not replies) handed to connections to write, by connection type
  * @param bytesWrittenByConnectionType counter: bytes of the responses and frames transports encoded to write (replies
  *     and deliveries, JSONP's callback wrapping included; HTTP and WebSocket framing not), by connection type
+ * @param messagesEncoded counter: messages encoded to JSON; a broadcast is encoded once however many sessions receive
+ *     it, so under fan-out this stays near the publishes and replies, far below the deliveries
  * @param errorsByReason counter: unsuccessful replies written to clients, by reason (refused handshakes included)
  * @param slowConsumerDisconnects counter: sessions ended because their queue was full ({@code queueOverflow =
  *     DISCONNECT})
@@ -41,6 +43,7 @@ public record ServerStats(
         long messagesReceived,
         Map<String, Long> deliveriesByConnectionType,
         Map<String, Long> bytesWrittenByConnectionType,
+        long messagesEncoded,
         Map<String, Long> errorsByReason,
         long slowConsumerDisconnects,
         long messagesResent,

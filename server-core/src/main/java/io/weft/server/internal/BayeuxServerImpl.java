@@ -29,6 +29,7 @@ import io.weft.server.internal.util.Refusals;
 import io.weft.server.spi.Broker;
 import io.weft.server.spi.Engine;
 import io.weft.server.api.Scheduler;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -107,6 +108,13 @@ public final class BayeuxServerImpl implements BayeuxServer {
     @Override
     public ServerChannel createChannelIfAbsent(String channelId, Consumer<ServerChannel> initializer) {
         return tree.getOrCreate(ChannelId.of(channelId), Objects.requireNonNull(initializer, "initializer"));
+    }
+
+    @Override
+    public List<ServerChannel> getChannels() {
+        List<ServerChannel> channels = new ArrayList<>();
+        tree.forEach(channels::add);
+        return channels;
     }
 
     @Override
@@ -199,7 +207,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
         }
         return new ServerStats(Collections.unmodifiableMap(byType), held, tree.size(), subscriptions,
                 counters.handshakesAccepted(), counters.handshakesRefused(), counters.received(),
-                counters.delivered(), counters.bytesWritten(), counters.errors(), counters.slowConsumers(), counters.resent(),
+                counters.delivered(), counters.bytesWritten(), codec.encodedMessages(), counters.errors(), counters.slowConsumers(), counters.resent(),
                 refusals.snapshot(), counters.deliveryLatency());
     }
 
@@ -207,18 +215,6 @@ public final class BayeuxServerImpl implements BayeuxServer {
         return engine;
     }
 
-    /** The codec, whose encode count tests read. */
-    public JsonCodec codec() {
-        return codec;
-    }
-
-    public ChannelTree tree() {
-        return tree;
-    }
-
-    public SessionRegistry sessions() {
-        return sessions;
-    }
 
     /** Installs a cluster broker ({@link io.weft.server.spi.Broker#install}). */
     synchronized void install(Broker broker) {

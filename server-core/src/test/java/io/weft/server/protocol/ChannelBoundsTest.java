@@ -13,7 +13,6 @@ import io.weft.server.api.Promise;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
-import io.weft.server.internal.BayeuxServerImpl;
 import io.weft.server.testing.Json;
 import io.weft.server.testing.ManualScheduler;
 import io.weft.server.testing.PollingClient;
@@ -47,7 +46,7 @@ class ChannelBoundsTest {
     }
 
     private int channels() {
-        return ((BayeuxServerImpl) server).tree().size();
+        return server.getStats().channels();
     }
 
     @Test

@@ -9,7 +9,6 @@ import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
-import io.weft.server.internal.BayeuxServerImpl;
 import io.weft.server.spi.Connection;
 import io.weft.server.spi.Engine;
 import io.weft.server.spi.Inbound;
@@ -126,14 +125,13 @@ class FanOutTest {
             held.add(client.connect());
         }
         PollingClient publisher = PollingClient.connected(server, "p");
-        BayeuxServerImpl impl = (BayeuxServerImpl) server;
-        long before = impl.codec().encodedMessages();
+        long before = server.getStats().messagesEncoded();
         publisher.publish("/room", "{\"text\":\"to everyone\"}");
         for (CompletableFuture<String> response : held) {
             assertEquals(List.of(Map.of("text", "to everyone")), data(PollingClient.await(response), "/room"));
         }
         // The delivered message once, plus each session's own connect reply, plus the publisher's reply.
-        assertEquals(1 + subscribers + 1, impl.codec().encodedMessages() - before);
+        assertEquals(1 + subscribers + 1, server.getStats().messagesEncoded() - before);
     }
 
     @Test

@@ -13,7 +13,6 @@ import io.weft.server.api.Promise;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
-import io.weft.server.internal.BayeuxServerImpl;
 import io.weft.server.testing.ManualScheduler;
 import io.weft.server.testing.PollingClient;
 import java.util.ArrayList;
@@ -63,7 +62,7 @@ class RecipientIsolationTest {
             }
         });
         PollingClient publisher = PollingClient.connected(server, "p");
-        long before = ((BayeuxServerImpl) server).codec().encodedMessages();
+        long before = server.getStats().messagesEncoded();
         publisher.publish("/room", "{\"text\":\"hi\",\"inner\":{\"deep\":\"as sent\"}}");
         Map<String, Object> original = Map.of("text", "hi", "inner", Map.of("deep", "as sent"));
         assertEquals(original, data(clients.get(0).connectNow(), "/room"));
@@ -71,7 +70,7 @@ class RecipientIsolationTest {
                 data(clients.get(1).connectNow(), "/room"));
         assertEquals(original, data(clients.get(2).connectNow(), "/room"));
         // The publish reply, three connect replies, and the delivery twice: shared once, the changed copy once.
-        assertEquals(6, ((BayeuxServerImpl) server).codec().encodedMessages() - before);
+        assertEquals(6, server.getStats().messagesEncoded() - before);
     }
 
     @Test

@@ -11,7 +11,6 @@ import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
-import io.weft.server.internal.BayeuxServerImpl;
 import io.weft.server.testing.ManualScheduler;
 import io.weft.server.testing.PollingClient;
 import java.util.List;
@@ -94,12 +93,12 @@ class ExtensionsTest {
                 return true;
             }
         });
-        long before = ((BayeuxServerImpl) server).codec().encodedMessages();
+        long before = server.getStats().messagesEncoded();
         PollingClient.connected(server, "w").publish("/x", "\"original\"");
         assertEquals(List.of("original"), data(plain.connectNow(), "/x"));
         assertEquals(List.of("changed for tagged"), data(tagged.connectNow(), "/x"));
         assertEquals(List.of("original"), data(plain2.connectNow(), "/x"));
-        long deliveredEncodings = ((BayeuxServerImpl) server).codec().encodedMessages() - before
+        long deliveredEncodings = server.getStats().messagesEncoded() - before
                 - 1 /* the publish reply */ - 1 /* the publisher's handshake reply */ - 1 /* its connect reply */
                 - 3 /* the three connect replies */;
         assertEquals(2, deliveredEncodings, "the shared message once, the changed copy once");

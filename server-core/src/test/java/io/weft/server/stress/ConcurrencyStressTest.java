@@ -285,11 +285,11 @@ class ConcurrencyStressTest {
 
     private static List<String> nonPersistentChannels(BayeuxServer server) {
         List<String> channels = new ArrayList<>();
-        ((BayeuxServerImpl) server).tree().forEach(node -> {
-            if (!node.isPersistent()) {
-                channels.add(node.getId() + (node.hasSubscribers() ? " " + node.getSubscribers() : ""));
+        for (ServerChannel channel : server.getChannels()) {
+            if (!channel.isPersistent()) {
+                channels.add(channel.getId() + (channel.getSubscribers().isEmpty() ? "" : " " + channel.getSubscribers()));
             }
-        });
+        }
         return channels;
     }
 

@@ -23,7 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The Jackson codec. Decoding streams tokens straight into messages (one pass, no intermediate tree); values become
@@ -39,7 +39,7 @@ public final class JsonCodec implements Codec {
     private final ObjectMapper mapper;
     private final int maxMessages;
     private final Refusals refusals;
-    private final AtomicLong encodedMessages = new AtomicLong();
+    private final LongAdder encodedMessages = new LongAdder();
 
     /** A codec without a server's limits: for clients and messages never sent. */
     public JsonCodec() {
@@ -64,9 +64,9 @@ public final class JsonCodec implements Codec {
         return SHARED;
     }
 
-    /** How many single messages this codec has encoded; fan-out to N sessions must add one, not N. */
+    /** How many single messages this codec has encoded ({@code ServerStats.messagesEncoded}). */
     public long encodedMessages() {
-        return encodedMessages.get();
+        return encodedMessages.sum();
     }
 
     @Override
@@ -281,7 +281,7 @@ public final class JsonCodec implements Codec {
 
     /** Encodes one message; frozen messages call this once through {@link MessageImpl#json(JsonCodec)}. */
     byte[] encodeOne(MessageImpl message) {
-        encodedMessages.incrementAndGet();
+        encodedMessages.increment();
         return encodeFields(message.fields());
     }
 

@@ -177,11 +177,6 @@ public final class SessionRegistry {
         browserSlots.computeIfPresent(browserId, (id, count) -> count <= 1 ? null : count - 1);
     }
 
-    /** How many held polls a browser has; for tests and monitoring. */
-    public int heldPolls(String browserId) {
-        return browserSlots.getOrDefault(browserId, 0);
-    }
-
     /**
      * Ends a session: it leaves its channels, its held {@code /meta/connect} is answered, and the client is told when
      * the server ended it. Idempotent; safe from any thread.
@@ -331,11 +326,6 @@ public final class SessionRegistry {
 
     private static <K> void give(ConcurrentHashMap<K, Integer> counts, K key) {
         counts.computeIfPresent(key, (k, count) -> count <= 1 ? null : count - 1);
-    }
-
-    /** Live client sessions counted per address key; for tests. */
-    public int sessionsFrom(InetAddress address) {
-        return perAddress.getOrDefault(addressKey(address), 0);
     }
 
     /**

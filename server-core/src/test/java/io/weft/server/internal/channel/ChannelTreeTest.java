@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ChannelId;
+import io.weft.server.api.Message;
+import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
-import io.weft.server.internal.BayeuxServerImpl;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;
+import io.weft.server.internal.stats.Counters;
+import io.weft.server.internal.util.Refusals;
 import io.weft.server.testing.ManualScheduler;
 import java.util.List;
 import java.util.Set;
@@ -19,10 +21,36 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class ChannelTreeTest {
-    private final BayeuxServerImpl server =
-            (BayeuxServerImpl) BayeuxServer.create(ServerOptions.defaults(), new ManualScheduler());
-    private final ChannelTree tree = server.tree();
-    private final SessionRegistry sessions = server.sessions();
+    /** The tree alone: nothing to tell, nothing to publish through. */
+    private final ChannelTree tree = new ChannelTree(new ChannelHost() {
+        @Override
+        public ServerOptions options() {
+            return ServerOptions.defaults();
+        }
+
+        @Override
+        public void channelAdded(ChannelNode channel) {
+        }
+
+        @Override
+        public void channelRemoved(ChannelNode channel) {
+        }
+
+        @Override
+        public void subscribed(SessionImpl session, ChannelNode channel, Message message) {
+        }
+
+        @Override
+        public void unsubscribed(SessionImpl session, ChannelNode channel, Message message) {
+        }
+
+        @Override
+        public void publish(SessionImpl from, ChannelNode channel, Object data, Promise<Boolean> delivered) {
+            throw new UnsupportedOperationException("not in these tests");
+        }
+    });
+    private final SessionRegistry sessions = new SessionRegistry(ServerOptions.defaults(), new ManualScheduler(),
+            new Refusals(), new Counters());
 
     private SessionImpl session() {
         SessionImpl session = sessions.newSession(null, null, null, false);
