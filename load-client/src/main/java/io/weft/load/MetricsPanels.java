@@ -36,8 +36,8 @@ final class MetricsPanels {
     private static final Map<String, Color> TYPE_COLOURS = Map.of("websocket", new Color(31, 119, 180),
             "long-polling", new Color(255, 127, 14), "callback-polling", new Color(140, 86, 75),
             "local", new Color(148, 103, 189), "none", new Color(127, 127, 127));
-    private static final Map<String, String> TYPE_LEGENDS = Map.of("none", "none (handshake, no connect yet)",
-            "local", "local (server-side sessions)");
+    private static final Map<String, String> TYPE_LEGENDS = Map.of("none", "none (no connect yet)",
+            "local", "local (server-side)");
     private static final Color[] OTHER_COLOURS = {new Color(31, 119, 180), new Color(214, 39, 40),
         new Color(44, 160, 44), new Color(255, 127, 14), new Color(148, 103, 189), new Color(140, 86, 75),
         new Color(227, 119, 194), new Color(127, 127, 127)};
@@ -73,7 +73,7 @@ final class MetricsPanels {
     static List<Panel> panels(List<Scrape> scrapes) {
         List<Panel> panels = new ArrayList<>();
         List<Line> sessions = new ArrayList<>(byType(scrapes, "weft_sessions", false, "sessions_"));
-        Line held = gauge(scrapes, "held_connects", "/meta/connect held", "weft_connects_held", Map.of(), 1);
+        Line held = gauge(scrapes, "held_connects", "held /meta/connect", "weft_connects_held", Map.of(), 1);
         sessions.add(new Line(held.column(), held.legend(), held.values(), Color.BLACK, true));
         panels.add(new Panel("sessions.png", "Sessions by connection type, and /meta/connect held", "sessions",
                 sessions));
@@ -259,10 +259,11 @@ final class MetricsPanels {
         return chart;
     }
 
-    /** {@code value} in plain decimals, to three significant digits or more: 11,517, 48.9, 0.352. */
+    /** {@code value} in plain decimals, to three significant digits or more: 11,517, 48.9, 0.352; a count as is. */
     static String figure(double value) {
         double size = Math.abs(value);
-        String pattern = size >= 100 ? "%,.0f" : size >= 10 ? "%.1f" : size >= 1 ? "%.2f" : "%.3f";
+        String pattern = size >= 100 || value == Math.rint(value) ? "%,.0f" : size >= 10 ? "%.1f"
+                : size >= 1 ? "%.2f" : "%.3f";
         return String.format(Locale.ROOT, pattern, value);
     }
 

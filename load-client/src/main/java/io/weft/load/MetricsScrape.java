@@ -45,6 +45,9 @@ import picocli.CommandLine.Option;
 public final class MetricsScrape implements Callable<Integer> {
     static final String CSV = "metrics.csv";
     static final String OVERVIEW = "overview.png";
+    /** Each chart's size in pixels: wide enough for a legend of four lines and their peaks in one row. */
+    static final int WIDTH = 960;
+    static final int HEIGHT = 400;
 
     @Option(names = "--url", required = true, description = "The endpoint, e.g. http://127.0.0.1:8080/metrics.")
     URI url;
@@ -167,7 +170,8 @@ public final class MetricsScrape implements Callable<Integer> {
         log.println("wrote " + folder.resolve(CSV));
         List<BufferedImage> images = new ArrayList<>();
         for (Panel panel : panels) {
-            BufferedImage image = BitmapEncoder.getBufferedImage(MetricsPanels.chart(panel, scrapes, phases, 800, 400));
+            BufferedImage image = BitmapEncoder.getBufferedImage(
+                    MetricsPanels.chart(panel, scrapes, phases, WIDTH, HEIGHT));
             ImageIO.write(image, "png", folder.resolve(panel.file()).toFile());
             images.add(image);
             log.println("wrote " + folder.resolve(panel.file()));
