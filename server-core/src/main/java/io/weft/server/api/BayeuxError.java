@@ -29,6 +29,10 @@ public record BayeuxError(int code, String reason, String message) {
      * {@code 429:maxSessionsPerAddress:limit_exceeded}.
      */
     public static final BayeuxError LIMIT_EXCEEDED = new BayeuxError(429, null, "limit_exceeded");
+    /** The server failed to handle the message (a bug, or an application callback that failed): logged there. */
+    public static final BayeuxError SERVER_ERROR = new BayeuxError(500, null, "server_error");
+    /** A service ({@code /service/*}) failed to answer. */
+    public static final BayeuxError SERVICE_FAILED = new BayeuxError(500, null, "service_failed");
     /** The server is closing: the client should handshake again, with another node if there is one. */
     public static final BayeuxError SERVER_CLOSING = new BayeuxError(503, null, "server_closing");
 

@@ -30,6 +30,13 @@ public interface Message {
     String CONNECTION_TYPE = "connectionType";
     String TIMESTAMP = "timestamp";
 
+    /** The meta channels Bayeux defines. */
+    String META_HANDSHAKE = "/meta/handshake";
+    String META_CONNECT = "/meta/connect";
+    String META_SUBSCRIBE = "/meta/subscribe";
+    String META_UNSUBSCRIBE = "/meta/unsubscribe";
+    String META_DISCONNECT = "/meta/disconnect";
+
     /** The {@code channel} field, or null if absent. */
     String getChannel();
 

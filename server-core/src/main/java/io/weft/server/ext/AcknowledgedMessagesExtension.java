@@ -28,7 +28,7 @@ public final class AcknowledgedMessagesExtension implements Extension {
 
     @Override
     public boolean incoming(ServerSession from, Message.Mutable message) {
-        if (from != null && "/meta/connect".equals(message.getChannel())) {
+        if (from != null && Message.META_CONNECT.equals(message.getChannel())) {
             Map<String, Object> ext = message.getExt();
             if (ext != null && ext.get(ACK) instanceof Number lastReceived) {
                 from.acknowledge(lastReceived.longValue());
@@ -39,7 +39,7 @@ public final class AcknowledgedMessagesExtension implements Extension {
 
     @Override
     public boolean outgoing(ServerSession from, ServerSession to, Message.Mutable message) {
-        if ("/meta/handshake".equals(message.getChannel()) && message.isSuccessful()
+        if (Message.META_HANDSHAKE.equals(message.getChannel()) && message.isSuccessful()
                 && to != null && asked(message.getAssociated())) {
             to.enableAcknowledgedDelivery();
             message.getExt(true).put(ACK, true);

@@ -66,8 +66,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
         this.codec = new JsonCodec(options.maxJsonDepth(), options.maxMessagesPerBatch(), refusals);
         EngineHooks hooks = new EngineHooks(options, listeners, extensions, guard);
         this.tree = new ChannelTree(hooks);
-        this.sessions = new SessionRegistry(options, scheduler, refusals, counters);
-        sessions.setHooks(hooks);
+        this.sessions = new SessionRegistry(options, scheduler, refusals, counters, hooks);
         Delivery delivery = new Delivery(extensions);
         LocalFanOut fanOut = new LocalFanOut(tree, delivery, options.broadcastToPublisher(), guard);
         this.relay = new Relay(fanOut, codec, guard);

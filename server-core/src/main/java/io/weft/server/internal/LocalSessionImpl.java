@@ -54,7 +54,7 @@ final class LocalSessionImpl implements LocalSession, Connection {
             reply.succeed(null);
             return;
         }
-        MessageImpl handshake = request("/meta/handshake");
+        MessageImpl handshake = request(Message.META_HANDSHAKE);
         handshake.put(Message.VERSION, "1.0");
         send(handshake, Promise.from(answer -> {
             if (answer.isSuccessful()) {
@@ -80,7 +80,7 @@ final class LocalSessionImpl implements LocalSession, Connection {
         ChannelId id = ChannelId.of(channel);
         CopyOnWriteArrayList<MessageListener> list = listeners.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>());
         list.add(listener);
-        MessageImpl subscribe = request("/meta/subscribe");
+        MessageImpl subscribe = request(Message.META_SUBSCRIBE);
         subscribe.put(Message.SUBSCRIPTION, channel);
         send(subscribe, Promise.from(answer -> {
             if (!answer.isSuccessful()) {
@@ -93,7 +93,7 @@ final class LocalSessionImpl implements LocalSession, Connection {
     @Override
     public void unsubscribe(String channel, Promise<Message> reply) {
         listeners.remove(ChannelId.of(channel));
-        MessageImpl unsubscribe = request("/meta/unsubscribe");
+        MessageImpl unsubscribe = request(Message.META_UNSUBSCRIBE);
         unsubscribe.put(Message.SUBSCRIPTION, channel);
         send(unsubscribe, reply);
     }
@@ -108,7 +108,7 @@ final class LocalSessionImpl implements LocalSession, Connection {
     @Override
     public void disconnect() {
         if (isConnected()) {
-            send(request("/meta/disconnect"), Promise.noop());
+            send(request(Message.META_DISCONNECT), Promise.noop());
         }
         listeners.clear();
         inbound.closed();

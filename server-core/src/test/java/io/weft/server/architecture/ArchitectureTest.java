@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>
  * public:   api  &lt;-  spi, ext                       (what applications and transports use)
- * internal: util &lt;- codec &lt;- stats &lt;- session &lt;- channel, app &lt;- delivery &lt;- protocol &lt;- internal (the assembly)
+ * internal: util &lt;- codec &lt;- reply, stats &lt;- session &lt;- channel, app &lt;- delivery &lt;- protocol &lt;- internal (the assembly)
  * </pre>
  *
  * Each internal layer uses only those below it (and the public packages); the public packages reach the
@@ -39,6 +39,7 @@ class ArchitectureTest {
                 .layer("public").definedBy(ROOT + ".api..", ROOT + ".spi..", ROOT + ".ext..")
                 .layer("util").definedBy(ROOT + ".internal.util..")
                 .layer("codec").definedBy(ROOT + ".internal.codec..")
+                .layer("reply").definedBy(ROOT + ".internal.reply..")
                 .layer("stats").definedBy(ROOT + ".internal.stats..")
                 .layer("time").definedBy(ROOT + ".internal.time..")
                 .layer("session").definedBy(ROOT + ".internal.session..")
@@ -55,9 +56,10 @@ class ArchitectureTest {
                 .whereLayer("session").mayOnlyBeAccessedByLayers("channel", "app", "delivery", "protocol", "assembly")
                 .whereLayer("time").mayOnlyBeAccessedByLayers("assembly")
                 .whereLayer("stats").mayOnlyBeAccessedByLayers("session", "protocol", "assembly")
-                .whereLayer("codec").mayOnlyBeAccessedByLayers("stats", "session", "app", "delivery", "protocol",
+                .whereLayer("reply").mayOnlyBeAccessedByLayers("session", "protocol", "assembly")
+                .whereLayer("codec").mayOnlyBeAccessedByLayers("reply", "stats", "session", "app", "delivery", "protocol",
                         "assembly")
-                .whereLayer("util").mayOnlyBeAccessedByLayers("codec", "stats", "session", "channel", "app",
+                .whereLayer("util").mayOnlyBeAccessedByLayers("codec", "reply", "stats", "session", "channel", "app",
                         "delivery", "protocol", "assembly")
                 .check(CLASSES);
     }

@@ -8,6 +8,7 @@ import io.weft.server.api.EndReason;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.api.SecurityPolicy;
+import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.ext.AcknowledgedMessagesExtension;

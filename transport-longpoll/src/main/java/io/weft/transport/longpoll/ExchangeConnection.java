@@ -1,5 +1,6 @@
 package io.weft.transport.longpoll;
 
+import io.weft.server.api.BayeuxError;
 import io.weft.server.api.ClientRequest;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
@@ -105,7 +106,7 @@ final class ExchangeConnection implements Connection {
                 if (message.get(Message.ID) instanceof String || message.get(Message.ID) instanceof Number) {
                     reply.put(Message.ID, message.get(Message.ID));
                 }
-                reply.setSuccessful(false).put(Message.ERROR, "500::server_error");
+                reply.setSuccessful(false).put(Message.ERROR, BayeuxError.SERVER_ERROR.toString());
                 replies.add(reply);
             }
         }

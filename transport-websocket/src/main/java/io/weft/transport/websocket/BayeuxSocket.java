@@ -62,7 +62,6 @@ final class BayeuxSocket implements Connection {
     private final String browserId;
     private final String issuedBrowserId;
     private final ClientRequest request;
-    private final OwnSessions ownSessions;
     private final PeerFaults faults;
     private final int maxPendingFrames;
     /** Batches received whose replies are not yet written. */
@@ -78,7 +77,6 @@ final class BayeuxSocket implements Connection {
         this.browserId = browserId;
         this.issuedBrowserId = issuedBrowserId;
         this.request = request;
-        this.ownSessions = transport.options().requireHandshakePerConnection() ? new OwnSessions() : null;
         this.faults = transport.faults();
         this.maxPendingFrames = transport.options().maxPendingFrames();
     }
@@ -127,9 +125,6 @@ final class BayeuxSocket implements Connection {
             return;
         }
         try {
-            if (ownSessions != null) {
-                ownSessions.learn(messages);
-            }
             byte[] frame = transport.engine().codec().encode(messages);
             transport.engine().written(WebSocketTransport.CONNECTION_TYPE, frame.length);
             socket.write(frame, written);
@@ -211,9 +206,6 @@ final class BayeuxSocket implements Connection {
             pendingBatches.decrementAndGet();
             processed.run();
             return;
-        }
-        if (ownSessions != null) {
-            ownSessions.restrict(batch);
         }
         try {
             inbound.receive(batch, new Promise<>() {

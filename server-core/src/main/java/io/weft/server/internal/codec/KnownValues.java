@@ -1,6 +1,7 @@
 package io.weft.server.internal.codec;
 
 import io.weft.server.api.ChannelId;
+import io.weft.server.api.Message;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -13,8 +14,8 @@ final class KnownValues {
     private static final Map<String, ChannelId> CHANNELS = new HashMap<>();
 
     static {
-        for (String channel : new String[] {"/meta/handshake", "/meta/connect", "/meta/subscribe",
-                "/meta/unsubscribe", "/meta/disconnect"}) {
+        for (String channel : new String[] {Message.META_HANDSHAKE, Message.META_CONNECT, Message.META_SUBSCRIBE,
+                Message.META_UNSUBSCRIBE, Message.META_DISCONNECT}) {
             STRINGS.put(channel, channel);
             CHANNELS.put(channel, ChannelId.of(channel));
         }

@@ -4,10 +4,11 @@ import io.weft.server.api.BayeuxError;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.internal.app.ExtensionChain;
-import io.weft.server.internal.util.Steps;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.delivery.Wakes;
+import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.internal.util.Steps;
 import io.weft.server.spi.Connection;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,6 @@ import org.slf4j.LoggerFactory;
  */
 final class BatchRun extends Steps {
     private static final Logger LOG = LoggerFactory.getLogger(BatchRun.class);
-    private static final BayeuxError SERVER_ERROR = new BayeuxError(500, null, "server_error");
 
     private final Dispatcher dispatcher;
     private final ExtensionChain extensions;
@@ -139,7 +139,7 @@ final class BatchRun extends Steps {
             if (done.compareAndSet(false, true)) {
                 // A bug, not bad input: the client learns only that its message failed; the log has the details.
                 LOG.warn("failed to handle {} from {}", current.getChannel(), connection(), failure);
-                reply(Replies.error(current, SERVER_ERROR));
+                reply(Replies.error(current, BayeuxError.SERVER_ERROR));
                 next();
             }
         }

@@ -4,6 +4,8 @@ import io.weft.server.api.BayeuxError;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.internal.codec.MessageImpl;
+import io.weft.server.internal.reply.Advice;
+import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.session.ConnectOutcome;
 import io.weft.server.internal.session.ConnectRequest;
 import io.weft.server.internal.session.SessionImpl;
@@ -40,18 +42,15 @@ final class ConnectHandler implements MetaHandler {
 
     /** The reply, built when it is about to be sent: its advice then reflects the session's current settings. */
     private static MessageImpl reply(MessageImpl request, SessionImpl session) {
-        MessageImpl reply = Replies.success(request);
+        MessageImpl reply = Replies.success(request, Advice.retry(session.getInterval(), session.getTimeout()));
         reply.setAssociated(request);
-        Map<String, Object> advice = Replies.advice(Replies.RETRY, session.getInterval());
-        advice.put(Replies.TIMEOUT, session.getTimeout());
-        reply.put(Message.ADVICE, advice);
         return reply;
     }
 
     /** The session's timeout, or less if the client asks (the official clients send 0 on their first connect). */
     private static long holdMillis(Message request, long timeout) {
         Map<String, Object> advice = request.getAdvice();
-        if (advice != null && advice.get(Replies.TIMEOUT) instanceof Number asked) {
+        if (advice != null && advice.get(Advice.TIMEOUT) instanceof Number asked) {
             return Math.max(0, Math.min(asked.longValue(), timeout));
         }
         return timeout;

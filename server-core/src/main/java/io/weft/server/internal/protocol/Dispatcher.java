@@ -7,6 +7,8 @@ import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.internal.app.ExtensionChain;
 import io.weft.server.internal.codec.MessageImpl;
+import io.weft.server.internal.reply.Advice;
+import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;
 import java.util.List;
@@ -47,7 +49,14 @@ final class Dispatcher {
             return;
         }
         String channel = message.getChannel();
-        boolean isHandshake = channel.equals("/meta/handshake");
+        boolean isHandshake = channel.equals(Message.META_HANDSHAKE);
+        if (!isHandshake && !run.endpoint().admits(message.getClientId())) {
+            // Another connection's session (requireHandshakePerConnection): as unknown as a made-up clientId, and
+            // nothing of that session's own end is told here.
+            run.reply(Replies.error(message, BayeuxError.SESSION_UNKNOWN));
+            done.succeed(null);
+            return;
+        }
         SessionImpl session = isHandshake ? null
                 : sessions.lookup(message.getClientId(), run.connection().browserId(),
                         run.connection().issuedBrowserId());
@@ -64,11 +73,11 @@ final class Dispatcher {
                 return;
             }
             MetaHandler handler = switch (channel) {
-                case "/meta/handshake" -> handshake;
-                case "/meta/connect" -> connect;
-                case "/meta/subscribe" -> subscribe;
-                case "/meta/unsubscribe" -> unsubscribe;
-                case "/meta/disconnect" -> disconnect;
+                case Message.META_HANDSHAKE -> handshake;
+                case Message.META_CONNECT -> connect;
+                case Message.META_SUBSCRIBE -> subscribe;
+                case Message.META_UNSUBSCRIBE -> unsubscribe;
+                case Message.META_DISCONNECT -> disconnect;
                 default -> publish;
             };
             handler.handle(run, message, session, done);
@@ -84,10 +93,8 @@ final class Dispatcher {
         if (ended == null) {
             return Replies.error(message, BayeuxError.SESSION_UNKNOWN);
         }
-        MessageImpl reply = Replies.error(message,
-                ended == EndReason.QUEUE_FULL ? BayeuxError.QUEUE_FULL : BayeuxError.SESSION_UNKNOWN);
-        reply.put(Message.ADVICE, Replies.advice(Replies.NONE, 0));
-        return reply;
+        return Replies.error(message, ended == EndReason.QUEUE_FULL ? BayeuxError.QUEUE_FULL
+                : BayeuxError.SESSION_UNKNOWN, Advice.NONE);
     }
 
     /** What every message must be; a client's channel is checked against the bounds before it is parsed. */

@@ -24,6 +24,19 @@ interface Endpoint extends Inbound, Outlet {
     /** {@code session} handshook or connected through this endpoint. */
     void bind(SessionImpl session);
 
+    /** {@code session} was created by a handshake on this endpoint. */
+    default void handshook(SessionImpl session) {
+    }
+
+    /**
+     * Whether a message naming {@code clientId} may be handled on this endpoint; one that may not is answered as for
+     * an unknown session. Every endpoint admits every session but a WebSocket under
+     * {@code requireHandshakePerConnection}, which admits only the sessions handshaken on it.
+     */
+    default boolean admits(String clientId) {
+        return true;
+    }
+
     /**
      * The batch is processed: send its replies, unless a held {@code /meta/connect} will answer later, and complete
      * {@code processed} once they are written (see {@link Inbound#receive(List, Promise)}).

@@ -5,13 +5,14 @@ import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
-import io.weft.server.internal.util.Guard;
 import io.weft.server.internal.app.Listeners;
 import io.weft.server.internal.codec.MessageImpl;
+import io.weft.server.internal.reply.Advice;
+import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;
+import io.weft.server.internal.util.Guard;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /** {@code /meta/handshake}: a new session, if the security policy agrees, with the advice clients follow. */
@@ -60,9 +61,7 @@ final class HandshakeHandler implements MetaHandler {
                         accept(run, request, session);
                     } else {
                         sessions.release(session);
-                        MessageImpl reply = Replies.error(request, BayeuxError.HANDSHAKE_DENIED);
-                        reply.put(Message.ADVICE, Replies.advice(Replies.NONE, 0));
-                        run.reply(reply);
+                        run.reply(Replies.error(request, BayeuxError.HANDSHAKE_DENIED, Advice.NONE));
                     }
                     done.succeed(null);
                 });
@@ -73,9 +72,7 @@ final class HandshakeHandler implements MetaHandler {
      * official clients do with a growing back-off; behind a balancer, the next try may reach another node.
      */
     private void refuse(BatchRun run, MessageImpl request, BayeuxError error) {
-        MessageImpl reply = Replies.error(request, error);
-        reply.put(Message.ADVICE, Replies.advice(Replies.HANDSHAKE, server.getOptions().maxInterval()));
-        run.reply(reply);
+        run.reply(Replies.error(request, error, Advice.handshake(server.getOptions().maxInterval())));
     }
 
     private void accept(BatchRun run, MessageImpl request, SessionImpl session) {
@@ -84,17 +81,15 @@ final class HandshakeHandler implements MetaHandler {
             return;
         }
         session.handshaken(run.endpoint(), run.persistent());
+        run.endpoint().handshook(session);
         run.endpoint().bind(session);
         run.session(session);
         listeners.sessionAdded(session, request);
 
-        MessageImpl reply = Replies.success(request);
+        MessageImpl reply = Replies.success(request, Advice.retry(session.getInterval(), session.getTimeout()));
         reply.put(Message.VERSION, VERSION);
         reply.put(Message.SUPPORTED_CONNECTION_TYPES, connectionTypes.get());
         reply.setClientId(session.getId());
-        Map<String, Object> advice = Replies.advice(Replies.RETRY, session.getInterval());
-        advice.put(Replies.TIMEOUT, session.getTimeout());
-        reply.put(Message.ADVICE, advice);
         run.reply(reply);
     }
 }

@@ -5,10 +5,11 @@ import io.weft.server.api.BayeuxError;
 import io.weft.server.api.ChannelId;
 import io.weft.server.api.Promise;
 import io.weft.server.api.Service;
-import io.weft.server.internal.util.Guard;
 import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.delivery.Publisher;
+import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.internal.util.Guard;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -18,7 +19,6 @@ import java.util.function.Function;
  * The publisher is acknowledged; a service's answer is that acknowledgement's {@code data}.
  */
 final class PublishHandler implements MetaHandler {
-    static final BayeuxError SERVICE_FAILED = new BayeuxError(500, null, "service_failed");
 
     private final Authorization authorization;
     private final Publisher publisher;
@@ -70,7 +70,7 @@ final class PublishHandler implements MetaHandler {
         }, failure -> {
             if (answered.compareAndSet(false, true)) {
                 guard.failed("service on " + request.getChannel(), failure);
-                finish(run, Replies.error(request, SERVICE_FAILED), done);
+                finish(run, Replies.error(request, BayeuxError.SERVICE_FAILED), done);
             }
         });
         try {

@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * again before it goes idle.
  */
 final class PushEndpoint implements Endpoint {
+    /** Sessions a socket remembers having handshaken, for {@code requireHandshakePerConnection}. */
+    private static final int MAX_HANDSHAKEN = 8;
+
     private static final Logger LOG = LoggerFactory.getLogger(PushEndpoint.class);
     private static final int IDLE = 0;
     private static final int FLUSHING = 1;
@@ -53,6 +56,11 @@ final class PushEndpoint implements Endpoint {
     private Outgoing partial;
     private int partialOffset;
     private final boolean local;
+    /**
+     * The sessions handshaken on this socket under {@code requireHandshakePerConnection} (the last few: a client
+     * handshakes again on the same socket after a 402), else null.
+     */
+    private final ArrayDeque<String> handshaken;
     private volatile SessionImpl session;
     private volatile boolean closed;
 
@@ -64,6 +72,7 @@ final class PushEndpoint implements Endpoint {
         this.engine = engine;
         this.connection = connection;
         this.local = local;
+        this.handshaken = engine.options().requireHandshakePerConnection() && !local ? new ArrayDeque<>(2) : null;
         this.maxPerFrame = engine.options().maxMessagesPerFrame();
         this.maxPending = engine.options().maxPendingFrames();
     }
@@ -86,6 +95,28 @@ final class PushEndpoint implements Endpoint {
     @Override
     public void bind(SessionImpl session) {
         this.session = session;
+    }
+
+    @Override
+    public void handshook(SessionImpl session) {
+        if (handshaken != null) {
+            synchronized (handshaken) {
+                if (handshaken.size() == MAX_HANDSHAKEN) {
+                    handshaken.pollFirst();
+                }
+                handshaken.addLast(session.getId());
+            }
+        }
+    }
+
+    @Override
+    public boolean admits(String clientId) {
+        if (handshaken == null) {
+            return true;
+        }
+        synchronized (handshaken) {
+            return handshaken.contains(clientId);
+        }
     }
 
     @Override

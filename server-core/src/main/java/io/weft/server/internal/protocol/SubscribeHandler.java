@@ -9,6 +9,7 @@ import io.weft.server.api.Promise;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.MessageImpl;
+import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.Subscription;
 import io.weft.server.internal.util.Steps;

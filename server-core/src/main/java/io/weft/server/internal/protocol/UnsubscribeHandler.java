@@ -6,6 +6,7 @@ import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.codec.MessageImpl;
+import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.session.SessionImpl;
 
 /** {@code /meta/unsubscribe}: leaves the channels; leaving one never joined succeeds. */

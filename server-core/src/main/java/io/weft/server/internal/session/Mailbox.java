@@ -2,13 +2,13 @@ package io.weft.server.internal.session;
 
 import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
+import io.weft.server.api.Scheduler;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.codec.MessageImpl;
-import io.weft.server.api.Scheduler;
+import io.weft.server.internal.reply.Advice;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A session's bounded queue and the connect state machine that every transport shares.
@@ -212,9 +212,7 @@ final class Mailbox {
             } else {
                 MessageImpl reply = request.reply().get();
                 if (multipleClients) {
-                    Map<String, Object> advice = reply.getAdvice(true);
-                    advice.put("multiple-clients", true);
-                    advice.put("interval", options.multiSessionInterval());
+                    Advice.multipleClients(options.multiSessionInterval()).applyTo(reply);
                 }
                 List<Message> out = carries ? drainWith(reply) : new ArrayList<>(List.of(reply));
                 long wait = multipleClients ? options.multiSessionInterval() : session.getInterval();

@@ -1,23 +1,23 @@
 package io.weft.server.internal.session;
 
+import io.weft.server.api.BayeuxError;
 import io.weft.server.api.ClientRequest;
 import io.weft.server.api.EndReason;
-import io.weft.server.api.BayeuxError;
+import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
+import io.weft.server.api.Scheduler;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.internal.codec.MessageImpl;
+import io.weft.server.internal.reply.Advice;
+import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.stats.Counters;
 import io.weft.server.internal.util.Refusals;
-import io.weft.server.internal.codec.MessageImpl;
-import io.weft.server.api.Scheduler;
-import io.weft.server.api.Limit;
+import io.weft.server.spi.RandomIds;
 import java.net.Inet6Address;
 import java.net.InetAddress;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -28,25 +28,25 @@ import org.slf4j.LoggerFactory;
  */
 public final class SessionRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(SessionRegistry.class);
-    /** 144 random bits: above the 128 the protocol notes ask for, and a whole number of base64 characters (24). */
-    private static final int ID_BYTES = 18;
 
     private final ServerOptions options;
     private final Scheduler scheduler;
     private final Refusals refusals;
-    private final SecureRandom random = new SecureRandom();
     private final ConcurrentHashMap<String, SessionImpl> sessions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Integer> browserSlots = new ConcurrentHashMap<>();
     /** Sessions the server ended, remembered for maxInterval so that a client caught between polls is told. */
     private final ConcurrentHashMap<String, EndReason> endedByServer = new ConcurrentHashMap<>();
     private final Counters counters;
-    private volatile SessionHooks hooks;
+    private final SessionHooks hooks;
     private volatile boolean closed;
     private final AtomicInteger live = new AtomicInteger();
     private final ConcurrentHashMap<Object, Integer> perAddress = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Integer> perBrowser = new ConcurrentHashMap<>();
 
-    public SessionRegistry(ServerOptions options, Scheduler scheduler, Refusals refusals, Counters counters) {
+    /** @param hooks what sessions tell the rest of the engine (listeners, extensions, delivery) */
+    public SessionRegistry(ServerOptions options, Scheduler scheduler, Refusals refusals, Counters counters,
+            SessionHooks hooks) {
+        this.hooks = hooks;
         this.options = options;
         this.scheduler = scheduler;
         this.refusals = refusals;
@@ -59,11 +59,6 @@ public final class SessionRegistry {
 
     Counters counters() {
         return counters;
-    }
-
-    /** Connects sessions to the rest of the engine; set once, before the first session. */
-    public void setHooks(SessionHooks hooks) {
-        this.hooks = hooks;
     }
 
     SessionHooks delivery() {
@@ -95,9 +90,7 @@ public final class SessionRegistry {
      * (a handshake the security policy denies never becomes one).
      */
     public SessionImpl newSession(String browserId, InetAddress address, ClientRequest request, boolean local) {
-        byte[] bytes = new byte[ID_BYTES];
-        random.nextBytes(bytes);
-        String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        String id = RandomIds.next();
         return new SessionImpl(id, browserId, address == null || local ? null : addressKey(address), request, this,
                 local);
     }
@@ -217,27 +210,18 @@ public final class SessionRegistry {
         List<Message> out = new ArrayList<>(2);
         boolean serverInitiated = reason == EndReason.SERVER_DISCONNECT || reason == EndReason.QUEUE_FULL;
         if (serverInitiated) {
-            MessageImpl notice = new MessageImpl();
-            notice.setChannel("/meta/disconnect").setSuccessful(true);
-            if (reason == EndReason.QUEUE_FULL) {
-                notice.put(Message.ERROR, BayeuxError.QUEUE_FULL.toString());
-            }
-            out.add(notice);
+            out.add(Replies.disconnected(reason == EndReason.QUEUE_FULL ? BayeuxError.QUEUE_FULL : null));
         }
         if (ended.held() != null) {
             MessageImpl reply = ended.held().reply();
-            Map<String, Object> advice = reply.getAdvice(true);
             // Ended on purpose (the client's disconnect, the server's, a slow consumer): stop. Otherwise (a timeout,
             // the server closing) the client should come back with a new session, here or on another node.
             boolean stop = serverInitiated || reason == EndReason.DISCONNECTED;
-            advice.put("reconnect", stop ? "none" : "handshake");
-            if (!stop) {
-                advice.put("interval", 0L);
-            }
+            (stop ? Advice.NONE : Advice.HANDSHAKE_NOW).applyTo(reply);
             if (reason == EndReason.QUEUE_FULL) {
-                reply.setSuccessful(false).put(Message.ERROR, BayeuxError.QUEUE_FULL.toString());
+                Replies.fail(reply, BayeuxError.QUEUE_FULL);
             } else if (reason == EndReason.SERVER_CLOSED) {
-                reply.setSuccessful(false).put(Message.ERROR, BayeuxError.SERVER_CLOSING.toString());
+                Replies.fail(reply, BayeuxError.SERVER_CLOSING);
             }
             out.add(reply);
             ended.held().outlet.deliver(out);

@@ -22,7 +22,7 @@ public final class Counters {
     /** Distinct error or refusal reasons kept apart; any more are summed under {@link #OTHER}. */
     static final int MAX_REASONS = 64;
     static final String OTHER = "other";
-    private static final String HANDSHAKE = "/meta/handshake";
+    private static final String HANDSHAKE = Message.META_HANDSHAKE;
 
     private final LongAdder received = new LongAdder();
     private final LongAdder handshakesAccepted = new LongAdder();

@@ -7,11 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ChannelId;
+import io.weft.server.api.EndReason;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.internal.codec.MessageImpl;
+import io.weft.server.internal.session.SessionHooks;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;
+import io.weft.server.internal.session.Subscription;
 import io.weft.server.internal.stats.Counters;
 import io.weft.server.internal.util.Refusals;
 import io.weft.server.testing.ManualScheduler;
@@ -49,8 +53,29 @@ class ChannelTreeTest {
             throw new UnsupportedOperationException("not in these tests");
         }
     });
+    /** Sessions that tell nobody anything. */
     private final SessionRegistry sessions = new SessionRegistry(ServerOptions.defaults(), new ManualScheduler(),
-            new Refusals(), new Counters());
+            new Refusals(), new Counters(), new SessionHooks() {
+                @Override
+                public void beforeConnectReply(SessionImpl session, List<Message> out) {
+                }
+
+                @Override
+                public void queued(SessionImpl session, Message message) {
+                }
+
+                @Override
+                public void queueFull(SessionImpl session, Message message) {
+                }
+
+                @Override
+                public void ended(SessionImpl session, EndReason reason, List<Subscription> channels) {
+                }
+
+                @Override
+                public void deliverTo(SessionImpl to, SessionImpl from, MessageImpl message) {
+                }
+            });
 
     private SessionImpl session() {
         SessionImpl session = sessions.newSession(null, null, null, false);

@@ -1,0 +1,78 @@
+package io.weft.server.internal.reply;
+
+import io.weft.server.api.BayeuxError;
+import io.weft.server.api.Message;
+import io.weft.server.internal.codec.MessageImpl;
+
+/**
+ * Every reply the engine writes is built here: the request's channel and id echoed, then the outcome
+ * ({@code successful}, a {@link BayeuxError} from the closed set, an {@link Advice}).
+ */
+public final class Replies {
+    private Replies() {
+    }
+
+    /** A reply to {@code request}: its channel and id, not yet successful or failed. */
+    public static MessageImpl to(Message request) {
+        MessageImpl reply = new MessageImpl();
+        String channel = request.getChannel();
+        if (channel != null) {
+            reply.setChannel(channel);
+        }
+        Object id = request.get(Message.ID);
+        if (id != null) {
+            reply.put(Message.ID, id);
+        }
+        return reply;
+    }
+
+    public static MessageImpl success(Message request) {
+        MessageImpl reply = to(request);
+        reply.setSuccessful(true);
+        return reply;
+    }
+
+    public static MessageImpl success(Message request, Advice advice) {
+        MessageImpl reply = success(request);
+        reply.put(Message.ADVICE, advice.toMap());
+        return reply;
+    }
+
+    /**
+     * A failed reply. {@link BayeuxError#SESSION_UNKNOWN} carries {@link Advice#HANDSHAKE_NOW}: the official clients
+     * handshake again when told so, and without it would retry forever.
+     */
+    public static MessageImpl error(Message request, BayeuxError error) {
+        MessageImpl reply = to(request);
+        reply.setSuccessful(false);
+        reply.put(Message.ERROR, error.toString());
+        if (error.code() == BayeuxError.SESSION_UNKNOWN.code()) {
+            reply.put(Message.ADVICE, Advice.HANDSHAKE_NOW.toMap());
+        }
+        return reply;
+    }
+
+    public static MessageImpl error(Message request, BayeuxError error, Advice advice) {
+        MessageImpl reply = error(request, error);
+        reply.put(Message.ADVICE, advice.toMap());
+        return reply;
+    }
+
+    /**
+     * A {@code /meta/disconnect} the client did not ask for: the server ended its session ({@code error} null for a
+     * plain disconnect), pushed on a socket or carried with a held connect's reply.
+     */
+    public static MessageImpl disconnected(BayeuxError error) {
+        MessageImpl notice = new MessageImpl();
+        notice.setChannel(Message.META_DISCONNECT).setSuccessful(true);
+        if (error != null) {
+            notice.put(Message.ERROR, error.toString());
+        }
+        return notice;
+    }
+
+    /** Turns a successful reply into a failed one: a held connect's reply when its session ends in error. */
+    public static void fail(MessageImpl reply, BayeuxError error) {
+        reply.setSuccessful(false).put(Message.ERROR, error.toString());
+    }
+}
