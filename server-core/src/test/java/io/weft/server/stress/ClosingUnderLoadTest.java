@@ -8,7 +8,9 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.time.ExecutorScheduler;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.spi.MessageDecodeException;
+import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -290,10 +292,14 @@ class ClosingUnderLoadTest {
         }
     }
 
+    /** Waits up to {@code seconds} for {@code condition}; the caller records what is left if it does not hold. */
     private static void waitFor(BooleanSupplier condition, long seconds) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            StressClient.sleep(10);
+        try {
+            Await.until(Duration.ofSeconds(seconds), condition, "the closed server is clean");
+        } catch (AssertionError notYet) {
+            // recorded by the caller, with what is left
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -16,6 +16,8 @@ import io.weft.server.internal.BayeuxServerImpl;
 import io.weft.server.internal.time.ExecutorScheduler;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.stress.StressClient.Role;
+import io.weft.server.testing.Await;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -274,13 +276,13 @@ class ConcurrencyStressTest {
 
     private static void waitFor(Ledger ledger, String what, long seconds, BooleanSupplier condition,
             Supplier<String> otherwise) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                ledger.problem("after " + seconds + " s, still not " + what + ": " + otherwise.get());
-                return;
-            }
-            StressClient.sleep(10);
+        try {
+            Await.until(Duration.ofSeconds(seconds), condition, what);
+        } catch (AssertionError notYet) {
+            ledger.problem("after " + seconds + " s, still not " + what + ": " + otherwise.get());
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
+            ledger.problem("interrupted while waiting until " + what);
         }
     }
 

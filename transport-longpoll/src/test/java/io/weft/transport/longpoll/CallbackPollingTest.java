@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
+import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
 import io.weft.transport.longpoll.PollingServer.Mount;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -102,7 +104,7 @@ class CallbackPollingTest {
         assertEquals("callback-polling", server.bayeux().getSession(clientId).getConnectionType());
 
         CompletableFuture<Reply> parked = page.sendAsync(page.connect());
-        Conditions.await("the JSONP connect is parked", 5, () -> server.waitingRequests() == 1);
+        Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the JSONP connect is parked");
         BayeuxConversation publisher = new BayeuxConversation(new Browser(HTTP.client(), server.uri()));
         publisher.handshake();
         publisher.publish("/room", "{\"text\":\"hi <script>\"}");

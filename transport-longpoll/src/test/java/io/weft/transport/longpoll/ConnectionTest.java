@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
+import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
 import io.weft.transport.longpoll.PollingServer.Mount;
 import java.net.HttpCookie;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,9 +62,9 @@ class ConnectionTest {
             String connect = "[{\"channel\":\"/meta/connect\",\"connectionType\":\"long-polling\",\"clientId\":\""
                     + clientId + "\"}]";
 
-            Conditions.await("the handshake is done", 5, () -> server.requestsActive() == 0);
+            Await.until(Duration.ofSeconds(5), () -> server.requestsActive(), n -> n == 0, "the handshake is done");
             connection.post(connect, cookie);
-            Conditions.await("the connect is parked", 5, () -> server.waitingRequests() == 1);
+            Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the connect is parked");
             // Jetty does not read while the connect is parked: this one waits in the socket for the watch to find.
             connection.post(Browser.HANDSHAKE, cookie);
 
@@ -114,7 +116,7 @@ class ConnectionTest {
             clients.add(client);
             polls.add(client.connect());
         }
-        Conditions.await(parked + " polls parked", 10, () -> server.waitingRequests() == parked);
+        Await.until(Duration.ofSeconds(10), () -> server.waitingRequests() == parked, parked + " polls parked");
 
         BayeuxConversation latecomer = new BayeuxConversation(new Browser(HTTP.client(), server.uri()));
         assertEquals(true, latecomer.handshake().message().get("successful"),

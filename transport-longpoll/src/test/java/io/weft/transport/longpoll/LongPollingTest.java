@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
+import io.weft.server.testing.Await;
 import io.weft.transport.longpoll.PollingServer.Mount;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -110,7 +112,7 @@ class LongPollingTest {
         publisher.handshake();
 
         CompletableFuture<Reply> parked = subscriber.connect();
-        Conditions.await("the engine holds the connect", 5, () -> server.waitingRequests() == 1);
+        Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the connect");
         assertFalse(parked.isDone());
         publisher.publish("/news/today", "\"extra\"");
 
@@ -149,7 +151,7 @@ class LongPollingTest {
         secondTab.connectNow();
 
         CompletableFuture<Reply> parked = firstTab.connect();
-        Conditions.await("the engine holds the first tab's connect", 5, () -> server.waitingRequests() == 1);
+        Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the first tab's connect");
         Reply second = secondTab.browser().await(secondTab.connect());
 
         Map<String, Object> advice = (Map<String, Object>) second.message().get("advice");
@@ -221,9 +223,9 @@ class LongPollingTest {
 
         org.eclipse.jetty.client.Request poll = client.connectRequest();
         CompletableFuture<Reply> parked = client.browser().sendAsync(poll);
-        Conditions.await("the engine holds the connect", 5, () -> server.waitingRequests() == 1);
+        Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the connect");
         poll.abort(new Exception("the browser tab closed")).get(5, TimeUnit.SECONDS);
-        Conditions.await("the server notices the client has gone", 5, () -> server.requestsActive() == 0);
+        Await.until(Duration.ofSeconds(5), () -> server.requestsActive(), n -> n == 0, "the server notices the client has gone");
         assertTrue(parked.isCompletedExceptionally());
 
         publisher.publish("/alerts", "\"while away\"");
@@ -231,8 +233,7 @@ class LongPollingTest {
         var session = server.bayeux().getSession(client.clientId());
         assertNotNull(session);
         assertEquals(1, session.getQueueSize(), "the message waits in the queue, not in a dead connection");
-        Conditions.await("the session expires after maxInterval", 10,
-                () -> server.bayeux().getSession(client.clientId()) == null);
+        Await.until(Duration.ofSeconds(10), () -> server.bayeux().getSession(client.clientId()) == null, "the session expires after maxInterval");
     }
 
     @ParameterizedTest

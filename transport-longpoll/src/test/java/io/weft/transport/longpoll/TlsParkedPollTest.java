@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
+import io.weft.server.testing.Await;
 import io.weft.transport.longpoll.PollingServer.Mount;
 import io.weft.transport.longpoll.PollingServer.Setup;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -95,10 +97,10 @@ class TlsParkedPollTest {
         assertEquals(true, client.subscribe("/news").get("successful"));
         Request held = client.connectRequest();
         CompletableFuture<Reply> parked = client.browser().sendAsync(held);
-        Conditions.await("the poll is parked", 10, () -> server.waitingRequests() == 1);
+        Await.until(Duration.ofSeconds(10), () -> server.waitingRequests(), n -> n == 1, "the poll is parked");
 
         held.abort(new Exception("the tab closed"));
-        Conditions.await("the watch noticed the closed connection", 10, () -> server.waitingRequests() == 0);
+        Await.until(Duration.ofSeconds(10), () -> server.waitingRequests(), n -> n == 0, "the watch noticed the closed connection");
         assertTrue(parked.isDone());
 
         BayeuxConversation publisher = client();
@@ -115,9 +117,9 @@ class TlsParkedPollTest {
         BayeuxConversation client = client();
         assertEquals(true, client.subscribe("/news").get("successful"));
         CompletableFuture<Reply> parked = client.connect();
-        Conditions.await("the poll is parked", 10, () -> server.waitingRequests() == 1);
+        Await.until(Duration.ofSeconds(10), () -> server.waitingRequests(), n -> n == 1, "the poll is parked");
         // Long enough for the watch to probe the parked TLS connection a few times.
-        Conditions.await("three probes", 10, new ProbesPassed(3));
+        Await.until(Duration.ofSeconds(10), new ProbesPassed(3), "three probes");
 
         BayeuxConversation publisher = client();
         String text = "x".repeat(20_000);

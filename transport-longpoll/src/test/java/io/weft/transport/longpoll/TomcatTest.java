@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.testing.Await;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -115,8 +117,7 @@ class TomcatTest {
         leaving.connectNow();
         org.eclipse.jetty.client.Request poll = leaving.connectRequest();
         CompletableFuture<Reply> parked = leaving.browser().sendAsync(poll);
-        Conditions.await("the connect is held", 5, () -> bayeux.getSession(leaving.clientId()) != null
-                && !parked.isDone());
+        Await.until(Duration.ofSeconds(5), () -> bayeux.getSession(leaving.clientId()) != null && !parked.isDone(), "the connect is held");
         poll.abort(new Exception("the tab closed")).get(5, TimeUnit.SECONDS);
 
         BayeuxConversation staying = client();

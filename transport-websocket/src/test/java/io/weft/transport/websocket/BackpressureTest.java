@@ -9,6 +9,7 @@ import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
+import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
 import io.weft.transport.websocket.PlainWebSocket.Frame;
 import jakarta.websocket.CloseReason.CloseCodes;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntSupplier;
 import java.util.stream.IntStream;
 import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.Test;
@@ -57,7 +57,8 @@ class BackpressureTest {
             // Each frame gets a reply (402::session_unknown: the peer never handshakes); the peer reads none of them.
             Thread sender = peer.sendInBackground(FRAMES, i -> "[{\"channel\":\"/flood\",\"id\":\"" + i + "\"}]");
 
-            int stalledAt = awaitSteady(flood::count);
+            int stalledAt = Await.steady(Duration.ofSeconds(20), Duration.ofSeconds(1), flood::count,
+                    "the flood's frames");
             assertTrue(stalledAt < FRAMES / 10,
                     stalledAt + " of " + FRAMES + " frames handled while the peer read nothing");
             try (ScriptedClient other = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri()))) {
@@ -105,7 +106,8 @@ class BackpressureTest {
             // Each frame gets a reply (402::session_unknown: the peer never handshakes); the peer reads none of them.
             Thread sender = peer.sendInBackground(FRAMES, i -> "[{\"channel\":\"/flood\",\"id\":\"" + i + "\"}]");
 
-            Await.until(Duration.ofSeconds(10), () -> server.bayeux().getRefusals().get(Limit.PENDING_FRAMES) == 1, "the peer was refused");
+            Await.until(Duration.ofSeconds(10), () -> server.bayeux().getRefusals().get(Limit.PENDING_FRAMES), n -> n == 1,
+                    "the peer was refused");
             for (int i = 0; i < 10; i++) {
                 assertEquals(true, other.publish("/chat", "hello " + i).get("successful"));
                 other.awaitDelivery("/chat", "hello " + i);
@@ -134,7 +136,7 @@ class BackpressureTest {
             // The container answers pings, and reads the next frame only once the pong is written.
             Thread sender = peer.pingInBackground(PINGS, 125);
 
-            int stalledAt = awaitSteady(peer::sent);
+            int stalledAt = Await.steady(Duration.ofSeconds(20), Duration.ofSeconds(1), peer::sent, "the pings sent");
             assertTrue(stalledAt < PINGS / 10, stalledAt + " of " + PINGS + " pings written while the peer read nothing");
             assertEquals(true, other.publish("/chat", "meanwhile").get("successful"));
 
@@ -180,7 +182,7 @@ class BackpressureTest {
                 peer.send("[{\"channel\":\"/flood\",\"id\":\"" + i + "\"}]");
             }
 
-            Await.until(Duration.ofSeconds(10), () -> ids.size() == FRAMES, "all " + FRAMES + " frames answered");
+            Await.until(Duration.ofSeconds(10), ids::size, n -> n == FRAMES, "all " + FRAMES + " frames answered");
             assertEquals(IntStream.range(0, FRAMES).mapToObj(String::valueOf).toList(), ids);
             assertTrue(depth.max() - depth.min() < 100, "stack depth from " + depth.min() + " to " + depth.max());
         }
@@ -242,22 +244,5 @@ class BackpressureTest {
         int max() {
             return max.get();
         }
-    }
-
-    /** Waits until {@code value} has not changed for a second, and returns it. */
-    private static int awaitSteady(IntSupplier value) throws InterruptedException {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        int last = value.getAsInt();
-        long since = System.nanoTime();
-        while (System.nanoTime() - since < 1_000_000_000L) {
-            assertTrue(System.nanoTime() < deadline, "still changing after 20 s: " + last);
-            Thread.sleep(20);
-            int now = value.getAsInt();
-            if (now != last) {
-                last = now;
-                since = System.nanoTime();
-            }
-        }
-        return last;
     }
 }

@@ -2,8 +2,10 @@ package io.weft.transport.websocket;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.testing.Await;
 import io.weft.transport.websocket.examples.EmbeddedMount;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -83,13 +85,7 @@ final class EmbeddedServer implements BayeuxHost {
 
     /** Waits until the server side has this many sockets open (a closed socket has been told to the engine). */
     void awaitOpenSockets(int count) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (openSockets() != count) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("open sockets: " + openSockets() + ", expected " + count);
-            }
-            Thread.sleep(10);
-        }
+        Await.until(Duration.ofSeconds(5), this::openSockets, open -> open == count, count + " open sockets");
     }
 
     @Override

@@ -9,7 +9,9 @@ import io.weft.server.api.Extension;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
+import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -272,10 +274,7 @@ class HostileClientTest {
                 throw new IllegalStateException(x);
             }
         });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (connects.get() == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
+        Await.until(Duration.ofSeconds(5), connects::get, n -> n > 0, "the held connect reached the engine");
         server.bayeux().close();
         Probe.Outcome answer = held.get(Probe.ANSWER_SECONDS + 2, TimeUnit.SECONDS);
         Map<String, Object> reply = answer.first();

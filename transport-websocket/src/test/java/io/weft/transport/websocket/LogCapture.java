@@ -4,6 +4,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.weft.server.testing.Await;
+import java.time.Duration;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
@@ -39,15 +41,10 @@ final class LogCapture implements AutoCloseable {
                 .toList();
     }
 
-    /** Waits up to {@code seconds} until {@code loggerClass} has logged {@code count} events; returns them. */
+    /** Waits up to {@code seconds} until {@code loggerClass} has logged {@code count} events (fails if not); returns them. */
     List<String> await(Class<?> loggerClass, int count, long seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-        List<String> lines = from(loggerClass);
-        while (lines.size() < count && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-            lines = from(loggerClass);
-        }
-        return lines;
+        return Await.until(Duration.ofSeconds(seconds), () -> from(loggerClass), lines -> lines.size() >= count,
+                count + " lines from " + loggerClass.getSimpleName());
     }
 
     @Override

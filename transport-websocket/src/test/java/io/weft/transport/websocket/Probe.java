@@ -1,8 +1,10 @@
 package io.weft.transport.websocket;
 
+import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -106,25 +108,20 @@ final class Probe implements AutoCloseable {
             return new Outcome(closed.code(), closed.reason(), null);
         }
         socket.send(batch);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ANSWER_SECONDS);
-        while (System.nanoTime() < deadline) {
-            Map<String, Object> first = socket.inbox().poll(message -> true, 0);
-            if (first != null) {
-                // A frame's messages reach the inbox together: the rest of the answer is there already.
-                List<Map<String, Object>> answer = new ArrayList<>(List.of(first));
-                Map<String, Object> more;
-                while ((more = socket.inbox().poll(message -> true, 0)) != null) {
-                    answer.add(more);
-                }
-                return new Outcome(0, Json.write(answer), answer);
-            }
-            if (!socket.isOpen()) {
-                RawSocket.Closed closed = socket.awaitClose(ANSWER_SECONDS);
-                return new Outcome(closed.code(), closed.reason(), null);
-            }
-            Thread.sleep(5);
+        Await.until(Duration.ofSeconds(ANSWER_SECONDS), () -> !socket.inbox().snapshot().isEmpty() || !socket.isOpen(),
+                "an answer to a frame, or the socket's close: " + shorten(batch));
+        Map<String, Object> first = socket.inbox().poll(message -> true, 0);
+        if (first == null) {
+            RawSocket.Closed closed = socket.awaitClose(ANSWER_SECONDS);
+            return new Outcome(closed.code(), closed.reason(), null);
         }
-        throw new AssertionError("no answer to a frame within " + ANSWER_SECONDS + " s: " + shorten(batch));
+        // A frame's messages reach the inbox together: the rest of the answer is there already.
+        List<Map<String, Object>> answer = new ArrayList<>(List.of(first));
+        Map<String, Object> more;
+        while ((more = socket.inbox().poll(message -> true, 0)) != null) {
+            answer.add(more);
+        }
+        return new Outcome(0, Json.write(answer), answer);
     }
 
     static String shorten(String text) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
+import io.weft.server.testing.Await;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,13 +53,13 @@ class SlowConsumerTest {
 
             // Everything reached the other subscriber while the slow one was still not reading.
             int expected = published;
-            Await.until(Duration.ofSeconds(20), () -> fastReceived.get() == expected, "fast subscriber got all " + expected);
+            Await.until(Duration.ofSeconds(20), fastReceived::get, n -> n == expected, "fast subscriber got all " + expected);
             assertTrue(slowSession.getQueueSize() >= 100, "the slow client was still stalled");
 
             // Once it reads again, it gets everything, nothing dropped.
             assertTrue(slowReceived.get() < expected);
             ((RawSocket) slow.wire()).resumeReading();
-            Await.until(Duration.ofSeconds(20), () -> slowReceived.get() == expected, "slow subscriber caught up");
+            Await.until(Duration.ofSeconds(20), slowReceived::get, n -> n == expected, "slow subscriber caught up");
             assertEquals(0, slowSession.getDroppedMessages());
         }
     }

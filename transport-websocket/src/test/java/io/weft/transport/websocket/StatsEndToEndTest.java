@@ -8,13 +8,13 @@ import io.weft.server.api.Message;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerSession;
 import io.weft.server.api.ServerStats;
+import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -174,14 +174,7 @@ class StatsEndToEndTest {
      * follow the engine's threads, so a moment is waited for, never assumed; fails with the last reading.
      */
     private ServerStats awaitStats(String moment, Predicate<ServerStats> reached) throws InterruptedException {
-        AtomicReference<ServerStats> last = new AtomicReference<>();
-        try {
-            Await.until(Duration.ofSeconds(5), () -> reached.test(last.updateAndGet(old -> server.bayeux().getStats())),
-                    moment);
-        } catch (AssertionError x) {
-            throw new AssertionError(x.getMessage() + "; last stats: " + last.get(), x);
-        }
-        return last.get();
+        return Await.until(Duration.ofSeconds(5), () -> server.bayeux().getStats(), reached, moment);
     }
 
     /** Refuses the handshakes of the user {@code mallory}, with the engine's {@code 403::handshake_denied}. */

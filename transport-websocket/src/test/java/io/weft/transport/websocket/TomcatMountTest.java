@@ -11,6 +11,7 @@ import io.weft.server.api.Limit;
 import io.weft.server.api.Message;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerSession;
+import io.weft.server.testing.Await;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
@@ -176,7 +177,7 @@ class TomcatMountTest {
             assertEquals(1009, socket.awaitClose(10).code());
         }
         // The server side learns of the close as the client does, on its own thread.
-        Await.until(Duration.ofSeconds(5), () -> server.bayeux().getRefusals().get(Limit.MESSAGE_SIZE) > 0,
+        Await.until(Duration.ofSeconds(5), () -> server.bayeux().getRefusals().get(Limit.MESSAGE_SIZE), n -> n > 0,
                 "the refusal was counted");
         assertEquals(1L, server.bayeux().getRefusals().get(Limit.MESSAGE_SIZE));
     }

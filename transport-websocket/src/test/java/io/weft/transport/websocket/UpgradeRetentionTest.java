@@ -3,7 +3,9 @@ package io.weft.transport.websocket;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.weft.server.api.ServerOptions;
+import io.weft.server.testing.Await;
 import java.lang.ref.WeakReference;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.eclipse.jetty.io.Connection;
@@ -39,12 +41,10 @@ class UpgradeRetentionTest {
                 client.connect();
                 assertEquals(1, httpConnections.size());
 
-                long deadline = System.nanoTime() + 10_000_000_000L;
-                while (httpConnections.get(0).get() != null && System.nanoTime() < deadline) {
+                Await.until(Duration.ofSeconds(10), () -> {
                     System.gc();
-                    Thread.sleep(50);
-                }
-                assertEquals(null, httpConnections.get(0).get(), "the upgraded HTTP/1.1 connection is still reachable");
+                    return httpConnections.get(0).get() == null;
+                }, "the upgraded HTTP/1.1 connection is no longer reachable");
                 assertEquals(true, client.publish("/after/gc", "still working").get("successful"));
             }
         }
