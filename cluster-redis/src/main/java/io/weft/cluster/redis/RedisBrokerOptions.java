@@ -1,0 +1,99 @@
+package io.weft.cluster.redis;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@link RedisBroker} reaches Redis, with every default in one place. Values are checked when built: nonsense is
+ * refused with {@link IllegalArgumentException} at start-up.
+ *
+ * @param uri the Redis server, as Lettuce reads it: {@code redis://host:port}, {@code redis://:password@host:port/0},
+ *     {@code rediss://} for TLS. Required.
+ * @param channelPrefix put before each Bayeux channel to name its Redis channel (default {@code weft:}: the Bayeux
+ *     channel {@code /chat/room} is the Redis channel {@code weft:/chat/room}). Nodes of one cluster use the same;
+ *     clusters sharing a Redis use different ones.
+ * @param commandTimeout how long a publish may wait for Redis's reply before it counts as failed (default 5 s).
+ * @param connectTimeout how long {@link RedisBroker#start} waits for each of its two connections (default 10 s).
+ * @param maxReconnectDelay the longest pause between two attempts to reconnect to Redis while it is away (default
+ *     2 s; the pauses grow exponentially from 1 ms up to it). It bounds how long cross-node delivery stays off once
+ *     Redis is back.
+ * @param maxPendingPublishes how many publishes may be sent and not yet answered at once (default 100000); past it a
+ *     publish fails at once and is counted, rather than queueing without bound behind a slow Redis.
+ */
+public record RedisBrokerOptions(String uri, String channelPrefix, Duration commandTimeout, Duration connectTimeout,
+        Duration maxReconnectDelay, int maxPendingPublishes) {
+
+    public RedisBrokerOptions {
+        Objects.requireNonNull(uri, "uri");
+        if (!uri.startsWith("redis://") && !uri.startsWith("rediss://") && !uri.startsWith("redis-socket://")) {
+            throw new IllegalArgumentException("uri must start with redis://, rediss:// or redis-socket://: " + uri);
+        }
+        Objects.requireNonNull(channelPrefix, "channelPrefix");
+        positive(commandTimeout, "commandTimeout");
+        positive(connectTimeout, "connectTimeout");
+        positive(maxReconnectDelay, "maxReconnectDelay");
+        if (maxPendingPublishes < 1) {
+            throw new IllegalArgumentException("maxPendingPublishes must be at least 1: " + maxPendingPublishes);
+        }
+    }
+
+    /** The defaults, for the Redis at {@code uri}. */
+    public static RedisBrokerOptions of(String uri) {
+        return builder(uri).build();
+    }
+
+    public static Builder builder(String uri) {
+        return new Builder(uri);
+    }
+
+    private static void positive(Duration duration, String name) {
+        Objects.requireNonNull(duration, name);
+        if (duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive: " + duration);
+        }
+    }
+
+    /** Options from the defaults, changed one at a time. */
+    public static final class Builder {
+        private final String uri;
+        private String channelPrefix = "weft:";
+        private Duration commandTimeout = Duration.ofSeconds(5);
+        private Duration connectTimeout = Duration.ofSeconds(10);
+        private Duration maxReconnectDelay = Duration.ofSeconds(2);
+        private int maxPendingPublishes = 100_000;
+
+        private Builder(String uri) {
+            this.uri = uri;
+        }
+
+        public Builder channelPrefix(String channelPrefix) {
+            this.channelPrefix = channelPrefix;
+            return this;
+        }
+
+        public Builder commandTimeout(Duration commandTimeout) {
+            this.commandTimeout = commandTimeout;
+            return this;
+        }
+
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+            return this;
+        }
+
+        public Builder maxReconnectDelay(Duration maxReconnectDelay) {
+            this.maxReconnectDelay = maxReconnectDelay;
+            return this;
+        }
+
+        public Builder maxPendingPublishes(int maxPendingPublishes) {
+            this.maxPendingPublishes = maxPendingPublishes;
+            return this;
+        }
+
+        public RedisBrokerOptions build() {
+            return new RedisBrokerOptions(uri, channelPrefix, commandTimeout, connectTimeout, maxReconnectDelay,
+                    maxPendingPublishes);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.weft.cluster.redis;
+
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ServerOptions;
+import io.weft.server.spi.Broker;
+import io.weft.server.spi.InMemoryTransport;
+import io.weft.server.testing.Await;
+import io.weft.server.testing.SocketClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** Weft servers of one test, each with a {@link RedisBroker} on the test's Redis, over in-memory websockets. */
+final class Nodes implements AutoCloseable {
+    static final Duration WITHIN = Duration.ofSeconds(10);
+
+    private final String redisUri;
+    private final List<BayeuxServer> servers = new ArrayList<>();
+
+    Nodes(String redisUri) {
+        this.redisUri = redisUri;
+    }
+
+    /** Options for tests: reconnect attempts at most 100 ms apart, so a restarted Redis is found soon. */
+    RedisBrokerOptions options() {
+        return RedisBrokerOptions.builder(redisUri).maxReconnectDelay(Duration.ofMillis(100)).build();
+    }
+
+    Node start(String name) {
+        BayeuxServer server = BayeuxServer.create(ServerOptions.defaults());
+        servers.add(server);
+        RedisBroker broker = RedisBroker.create(options());
+        Broker.install(server, broker);
+        return new Node(name, server, broker, InMemoryTransport.websocket(server));
+    }
+
+    @Override
+    public void close() {
+        servers.forEach(BayeuxServer::close);
+    }
+
+    record Node(String name, BayeuxServer server, RedisBroker broker, InMemoryTransport websocket) {
+        /** A connected client of this node, subscribed to {@code channels} (each subscription answered). */
+        Client client(String browser, String... channels) {
+            SocketClient socket = new SocketClient(websocket, name + "-" + browser);
+            socket.handshake();
+            socket.connect();
+            for (String channel : channels) {
+                socket.subscribe(channel);
+            }
+            return new Client(socket);
+        }
+    }
+
+    /** A client and what it has been sent: its broadcasts (channel and data) in order, replies apart. */
+    static final class Client {
+        final SocketClient socket;
+        private final List<Map<String, Object>> broadcasts = new ArrayList<>();
+
+        Client(SocketClient socket) {
+            this.socket = socket;
+        }
+
+        void publish(String channel, String dataJson) {
+            socket.publish(channel, dataJson);
+        }
+
+        /** The broadcasts received so far. */
+        List<Map<String, Object>> broadcasts() {
+            for (Map<String, Object> message : socket.drain()) {
+                String channel = String.valueOf(message.get("channel"));
+                if (!channel.startsWith("/meta/") && !message.containsKey("successful")) {
+                    broadcasts.add(message);
+                }
+            }
+            return broadcasts;
+        }
+
+        /** The data of the broadcasts received so far. */
+        List<Object> data() {
+            return broadcasts().stream().map(message -> message.get("data")).toList();
+        }
+
+        /** Waits until {@code count} broadcasts have come, and returns them. */
+        List<Map<String, Object>> await(int count, String what) throws InterruptedException {
+            Supplier<List<Map<String, Object>>> seen = this::broadcasts;
+            return Await.until(WITHIN, seen, list -> list.size() >= count, what + " (" + count + " broadcasts)");
+        }
+    }
+}
