@@ -15,9 +15,9 @@ for round in $(seq 1 "$ROUNDS"); do
         classes=$A; [[ $variant == b ]] && classes=$B
         port=$(free_port)
         WEFT_CP_PREPEND="$classes" start_server weft "$port"
-        driver 600 chat --server-pid="$SERVER_PID" --server=weft --transport="$TRANSPORT" --urls="$(urls "$port")" --clients=1000 --rooms=100 \
-            --size=50 --rates=${AB_RATES:-2500,5000,10000,20000,40000,80000,160000} --warmup-ms=3000 --measure-ms=5000 \
-            --csv="$CSV" --label="$variant-round$round" || log "ab $variant failed"
+        driver 600 ladder --server-pid="$SERVER_PID" --server=weft --transport="$TRANSPORT" --urls="$(urls "$port")" \
+            --clients=1000 --rooms=100 --size=50 --rates="${AB_RATES:-2500,5000,10000,20000,40000,80000,160000}" \
+            $(ladder_times) --csv="$CSV" --label="$variant-round$round" || log "ab $variant failed"
         stop_server
     done
 done

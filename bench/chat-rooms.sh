@@ -3,21 +3,23 @@
 # rooms, offered rates climbing to the knee; latency against delivered throughput as a bubble chart (bubble = users).
 # Default: 1k and 5k users x 100 and 1,000 rooms over websocket and long-polling (about 10 minutes).
 # --full: 1k, 5k, 10k and 18k users (18k: the most one process holds under this machine's 20,000 file limit).
+# BENCH_SHORT=1: 200 users in 10 and 100 rooms, two rates, short rungs (about 1 minute; see lib.sh).
 # Writes docs/benchmarks/chat-rooms.csv and chat-rooms-*.png.
 source "$(dirname "$0")/lib.sh"
 USERS=(1000 5000); [[ "${1:-}" == --full ]] && USERS=(1000 5000 10000 18000)
+ROOMS=(100 1000); RATES=2000,5000,10000,20000,40000,80000,160000
+short && { USERS=(200); ROOMS=(10 100); RATES=2000,5000; }
 bench_deadline $(( ${#USERS[@]} * 900 ))
 bench_build
 CSV="$OUT/chat-rooms.csv"; rm -f "$CSV"
 for transport in websocket long-polling; do
     for users in "${USERS[@]}"; do
-        for rooms in 100 1000; do
+        for rooms in "${ROOMS[@]}"; do
             port=$(free_port)
             start_server weft "$port"
-            driver 600 chat --server-pid="$SERVER_PID" --server=weft --transport="$transport" --urls="$(urls "$port")" --clients="$users" \
-                --rooms="$rooms" --size=50 --rates=2000,5000,10000,20000,40000,80000,160000 \
-                --warmup-ms=3000 --measure-ms=5000 --csv="$CSV" --label="${users}u/${rooms}r" \
-                || log "chat $transport $users/$rooms failed"
+            driver 600 ladder --server-pid="$SERVER_PID" --server=weft --transport="$transport" --urls="$(urls "$port")" \
+                --clients="$users" --rooms="$rooms" --size=50 --rates="$RATES" $(ladder_times) --csv="$CSV" \
+                --label="${users}u/${rooms}r" || log "chat $transport $users/$rooms failed"
             stop_server
         done
     done

@@ -14,7 +14,7 @@ CSV="$OUT/device-relay.csv"; (( KEEP )) || rm -f "$CSV"
 for devices in "${DEVICES[@]}"; do
     port=$(free_port)
     start_server weft "$port"
-    driver 420 relay --urls="$(urls "$port")" --devices="$devices" --requesters=20 --rate=1000 --warmup-ms=6000 \
+    old_driver 420 relay --urls="$(urls "$port")" --devices="$devices" --requesters=20 --rate=1000 --warmup-ms=6000 \
         --measure-ms=15000 --stats="http://127.0.0.1:$port/stats" --csv="$CSV" || log "relay $devices failed"
     curl -s "http://127.0.0.1:$port/stats" > "$OUT/device-relay-stats-$devices.json" || true
     stop_server

@@ -13,7 +13,7 @@ for clients in "${CLIENTS[@]}"; do
     for transport in websocket long-polling; do
         port=$(free_port)
         start_server weft "$port"
-        driver 400 emit --transport="$transport" --urls="$(urls "$port")" --clients="$clients" --periods-s=1,5,10,30 \
+        old_driver 400 emit --transport="$transport" --urls="$(urls "$port")" --clients="$clients" --periods-s=1,5,10,30 \
             --emits=2 --stats="http://127.0.0.1:$port/stats" --csv="$CSV" || log "emit $transport $clients failed"
         stop_server
     done

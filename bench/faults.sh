@@ -49,7 +49,7 @@ fifo_driver() {
     DRIVER_OUT="$BUILD/faults-$name.out"
     local fifo="$BUILD/faults-$name.fifo"
     rm -f "$fifo"; mkfifo "$fifo"
-    driver "$limit" "$@" < "$fifo" > "$DRIVER_OUT" 2> "$BUILD/faults-$name.err" &
+    old_driver "$limit" "$@" < "$fifo" > "$DRIVER_OUT" 2> "$BUILD/faults-$name.err" &
     DRIVER_PID=$!
     exec 7>"$fifo"
     local i
@@ -84,7 +84,7 @@ fault_proxy() {
     for transport in long-polling websocket; do
         port=$(free_port)
         WEFT_OPTS="-Dbench.ack=true" start_server weft "$port"
-        out=$(driver 300 proxy --transport="$transport" --url="http://127.0.0.1:$port/cometd" --clients=100 \
+        out=$(old_driver 300 proxy --transport="$transport" --url="http://127.0.0.1:$port/cometd" --clients=100 \
             --rooms=10 --rate=200 --seconds=60 --cut-ms=200 2> "$BUILD/faults-proxy-$transport.err") \
             || log "proxy $transport failed"
         result proxy "$(grep '^RESULT' <<< "$out")"
@@ -98,7 +98,7 @@ fault_slow() {
     start_server weft "$port"
     pid=$(server_main_pid)
     echo "seconds,heap_after_gc_b,stalled" > "$csv"
-    driver 400 slow --urls="$(urls "$port")" --clients=500 --rooms=50 --stalled=50 --rate=2000 --phase-s=60 \
+    old_driver 400 slow --urls="$(urls "$port")" --clients=500 --rooms=50 --stalled=50 --rate=2000 --phase-s=60 \
         > "$BUILD/faults-slow.out" 2> "$BUILD/faults-slow.err" &
     local dpid=$! stalled=0
     start=$(date +%s)
@@ -117,7 +117,7 @@ fault_storm() {
     local port out
     port=$(free_port)
     start_server weft "$port"
-    out=$(driver 400 storm --transport=websocket --urls="$(urls "$port")" --clients=2000 --rooms=100 \
+    out=$(old_driver 400 storm --transport=websocket --urls="$(urls "$port")" --clients=2000 --rooms=100 \
         2> "$BUILD/faults-storm.err") || log "storm failed"
     result storm "$(grep '^RESULT' <<< "$out")" \
         "RESULT server_refusals=$(curl -s "http://127.0.0.1:$port/stats" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["refusals"]).replace(" ", ""))') server_alive=$(kill -0 "$(server_main_pid)" 2>/dev/null && echo yes || echo no)"
@@ -132,7 +132,7 @@ fault_soak() {
     rm -f "$csv"
     echo "minute,heap_after_gc_b,server" > "$heap"
     rates=$(printf '5000,%.0s' $(seq 1 "$MINUTES")); rates=${rates%,}
-    driver $(( MINUTES * 75 + 300 )) chat --server-pid="$SERVER_PID" --server=weft --transport=websocket --client=lean \
+    driver $(( MINUTES * 75 + 300 )) ladder --server-pid="$SERVER_PID" --server=weft --transport=lean-websocket \
         --urls="$(urls "$port")" --clients=1000 --rooms=100 --size=50 --rates="$rates" --prewarm-ms=0 \
         --warmup-ms=1000 --measure-ms=57000 --knee-p99-ms=60000 --csv="$csv" --label=soak \
         > "$BUILD/faults-soak.out" 2> "$BUILD/faults-soak.err" &

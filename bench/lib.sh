@@ -1,9 +1,13 @@
-# Shared by the bench/*.sh scripts: build, start and stop servers, run the driver, clean up. Sourced, not run.
+# Shared by the bench/*.sh scripts: build, start and stop servers, run the load tool's bench commands, clean up.
+# Sourced, not run.
 #
 # Environment (all optional):
 #   BENCH_M2          Maven local repository (-Dmaven.repo.local) for every build here [Maven's default]
+#   MVN_OFFLINE       1: build with mvn -o
 #   WEFT_SRC          the Weft checkout to build and install [this repository]
-#   BENCH_SKIP_BUILD  1: use what bench/*/target already holds
+#   BENCH_SKIP_BUILD  1: use what bench/target and bench/*/target already hold
+#   BENCH_SHORT       1: a few seconds per point and small sizes, to check that a script works end to end; the
+#                     figures mean nothing, and go to bench/target/short instead of docs/benchmarks
 #   SERVER_CPU / CLIENT_CPU   cores to pin the server and the client to with taskset [1 / 0]; "" = no pinning
 #   SERVER_HEAP / CLIENT_HEAP JVM heap flags [-Xms1g -Xmx1g / -Xms2g -Xmx2g]
 #   WEFT_CP_PREPEND   classes put before the Weft jars on the Weft server's classpath (A/B runs of a change)
@@ -15,6 +19,7 @@ BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$BENCH_DIR/.." && pwd)"
 OUT="$ROOT/docs/benchmarks"
 BUILD="$BENCH_DIR/target"
+[[ "${BENCH_SHORT:-0}" == 1 ]] && OUT="$BUILD/short"
 WEFT_SRC="${WEFT_SRC:-$ROOT}"
 SERVER_CPU="${SERVER_CPU-1}"
 CLIENT_CPU="${CLIENT_CPU-0}"
@@ -24,10 +29,13 @@ CLIENT_HEAP="${CLIENT_HEAP:--Xms2g -Xmx2g}"
 # RSS shows what the sessions keep, not the young generation the connection storm touched.
 IDLE_HEAP="${IDLE_HEAP:--Xms32m -Xmx1g -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30}"
 JVM_COMMON="-XX:+UseG1GC -Djava.awt.headless=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn"
+# The load tool logs through logback (load-client's -Pclient runtime classpath): Jetty at WARN, Weft at INFO.
+LOAD_LOGGING="-Dlogback.configurationFile=$WEFT_SRC/load-client/src/exec/logback.xml"
 # Four loopback addresses: client i talks to ADDRS[i % 4], so ephemeral ports last four times longer.
 ADDRS=(127.0.0.1 127.0.0.2 127.0.0.3 127.0.0.4)
 MVN_REPO=()
 [[ -n "${BENCH_M2:-}" ]] && MVN_REPO=(-Dmaven.repo.local="$BENCH_M2")
+[[ "${MVN_OFFLINE:-0}" == 1 ]] && MVN_REPO+=(-o)
 
 mkdir -p "$OUT" "$BUILD"
 # The hard limit is what this machine allows (20,000 here; raising it needs CAP_SYS_RESOURCE, which is not given).
@@ -67,7 +75,13 @@ bench_build() {
     if [[ "${BENCH_SKIP_BUILD:-0}" == 1 ]]; then return; fi
     log "building Weft (install load-client and what it needs, tests skipped)"
     (cd "$WEFT_SRC" && mvn -q "${MVN_REPO[@]}" install -DskipTests -pl load-client -am)
-    log "building the bench driver and the CometD 9 peer server"
+    # The load tool: a copy of its classes (a build in the checkout must not pull them from under a running JVM) and
+    # its runtime classpath, logback included, from the local repository.
+    rm -rf "$BUILD/load-client"; mkdir -p "$BUILD/load-client"
+    cp -r "$WEFT_SRC/load-client/target/classes" "$BUILD/load-client/classes"
+    mvn -q "${MVN_REPO[@]}" -f "$WEFT_SRC/load-client/pom.xml" -Pclient dependency:build-classpath \
+        -Dmdep.includeScope=runtime -Dmdep.outputFile="$BUILD/load-client/classpath.txt"
+    log "building the fault driver and the CometD 9 peer server"
     mvn -q "${MVN_REPO[@]}" -f "$BENCH_DIR/driver/pom.xml" package dependency:build-classpath
     mvn -q "${MVN_REPO[@]}" -f "$BENCH_DIR/cometd-server/pom.xml" package dependency:build-classpath
     if [[ ! -d "$BUILD/faye/node_modules/faye" ]]; then
@@ -76,6 +90,7 @@ bench_build() {
     fi
 }
 
+load_cp() { echo "$BUILD/load-client/classes:$(cat "$BUILD/load-client/classpath.txt")"; }
 driver_cp() { echo "$BENCH_DIR/driver/target/classes:$(cat "$BENCH_DIR/driver/target/classpath.txt")"; }
 cometd_cp() { echo "$BENCH_DIR/cometd-server/target/classes:$(cat "$BENCH_DIR/cometd-server/target/classpath.txt")"; }
 
@@ -120,14 +135,33 @@ urls() { # urls PORT: the comma-separated Bayeux URLs over the loopback addresse
     echo "$out"
 }
 
-# driver TIMEOUT_S COMMAND --flags...: the driver JVM, pinned, bounded in time.
+# driver TIMEOUT_S COMMAND --flags...: one of the load tool's bench commands (io.weft.load.bench.Bench: ladder, idle),
+# pinned, bounded in time.
 driver() {
+    local limit=$1; shift
+    pin "$CLIENT_CPU" timeout --kill-after=10 "$limit" java $CLIENT_HEAP $JVM_COMMON $LOAD_LOGGING -cp "$(load_cp)" \
+        io.weft.load.bench.Bench "$@"
+}
+
+# old_driver TIMEOUT_S COMMAND --flags...: bench/driver's Driver, for what has not moved to the load tool yet (emit,
+# relay, and the faults: restart, storm, slow, proxy).
+old_driver() {
     local limit=$1; shift
     pin "$CLIENT_CPU" timeout --kill-after=10 "$limit" java $CLIENT_HEAP $JVM_COMMON -cp "$(driver_cp)" \
         io.weft.bench.Driver "$@"
 }
 
-chart() { java -Djava.awt.headless=true -cp "$(driver_cp)" io.weft.bench.Driver chart "$@"; }
+# ladder_times: the ladder's rung lengths (a 10 s pre-warm, then 3 s warm-up and 5 s measured per rate; BENCH_SHORT:
+# 1 s, then 0.5 s and 1.5 s).
+ladder_times() {
+    if [[ "${BENCH_SHORT:-0}" == 1 ]]; then echo "--prewarm-ms=1000 --warmup-ms=500 --measure-ms=1500"
+    else echo "--prewarm-ms=10000 --warmup-ms=3000 --measure-ms=5000"; fi
+}
+short() { [[ "${BENCH_SHORT:-0}" == 1 ]]; }
+
+# chart --csv=F --out=F.png --x=COL --y=COL [--series=COL[+COL]] [--where=COL=V[+COL=V]] [--bubble=COL] [--logx]
+# [--logy] [--title=T] [--xlabel=T] [--ylabel=T]: a CSV's columns charted (Bench chart).
+chart() { java -Djava.awt.headless=true $LOAD_LOGGING -cp "$(load_cp)" io.weft.load.bench.Bench chart "$@"; }
 # latency_chart --out=F.png --title=T FILE.hlog=LEGEND...: latency by percentile, the given runs overlaid (those of
 # FILE=LEGEND pairs whose file exists: a run past its knee leaves no histogram at that rate); nothing when none does.
 latency_chart() {
@@ -136,7 +170,8 @@ latency_chart() {
         if [[ $arg == --* ]]; then opts+=("$arg"); elif [[ -f ${arg%%=*} ]]; then files+=("$arg"); fi
     done
     (( ${#files[@]} )) || { log "latency_chart: no histograms for ${opts[*]}"; return 0; }
-    java -Djava.awt.headless=true -cp "$(driver_cp)" io.weft.bench.Driver latency-chart "${opts[@]}" "${files[@]}"
+    java -Djava.awt.headless=true $LOAD_LOGGING -cp "$(load_cp)" io.weft.load.bench.Bench latency-chart "${opts[@]}" \
+        "${files[@]}"
 }
 
 rss_bytes() { awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"; }

@@ -3,8 +3,9 @@ package io.weft.load;
 import io.weft.client.BayeuxClient;
 import io.weft.client.BayeuxClientBuilder;
 import io.weft.client.TrafficListener;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.http.HttpCookieStore;
@@ -14,19 +15,35 @@ import org.eclipse.jetty.websocket.client.WebSocketClient;
 
 /**
  * The machinery every simulated client shares: one thread pool, one HttpClient (which keeps no cookies: each
- * BayeuxClient keeps its own), one WebSocketClient on top of it, and one scheduler for retries and timeouts. Started
- * and stopped by {@link LoadClient} on its main thread.
+ * BayeuxClient keeps its own), one WebSocketClient on top of it, and one scheduler for retries and timeouts. The
+ * timeouts are generous, as thousands of clients connecting at once from one machine need: 30 s to connect, 30 s of
+ * network delay per request, 60 s (HTTP) and 120 s (WebSocket) idle. Started and stopped on its owner's thread
+ * ({@link LoadSession}, the bench commands).
  */
-final class ClientRuntime implements AutoCloseable {
-    private final LoadConfig config;
+public final class ClientRuntime implements AutoCloseable {
+    private final String transport;
+    private final boolean ack;
     private final QueuedThreadPool threads;
     private final HttpClient http;
     private final WebSocketClient webSocket;
     private final ScheduledThreadPoolExecutor scheduler;
 
-    ClientRuntime(LoadConfig config) throws Exception {
-        this.config = config;
-        threads = new QueuedThreadPool(config.maxThreads(), Math.min(8, config.maxThreads()));
+    /**
+     * Starts the shared machinery.
+     *
+     * @param transport {@link LoadConfig#WEBSOCKET} or {@link LoadConfig#LONG_POLLING}: what every client uses
+     * @param maxThreads the pool all clients share (at least 8)
+     * @param ssl whether clients may use https / wss (any certificate is trusted: a load test's own server)
+     * @param ack whether clients ask for the acknowledged-messages extension
+     */
+    public ClientRuntime(String transport, int maxThreads, boolean ssl, boolean ack) throws Exception {
+        if (!LoadConfig.WEBSOCKET.equals(transport) && !LoadConfig.LONG_POLLING.equals(transport)) {
+            throw new IllegalArgumentException("transport must be websocket or long-polling: " + transport);
+        }
+        LoadConfig.requireAtLeast("max threads", maxThreads, 8);
+        this.transport = transport;
+        this.ack = ack;
+        threads = new QueuedThreadPool(maxThreads, Math.min(8, maxThreads));
         threads.setName("load-client");
         threads.setDaemon(true);
         http = new HttpClient();
@@ -36,12 +53,13 @@ final class ClientRuntime implements AutoCloseable {
         http.setMaxConnectionsPerDestination(65_536);
         http.setMaxRequestsQueuedPerDestination(65_536);
         http.setIdleTimeout(60_000);
-        if (config.ssl()) {
-            SslContextFactory.Client ssl = new SslContextFactory.Client(true);
-            http.setSslContextFactory(ssl);
+        http.setConnectTimeout(30_000);
+        if (ssl) {
+            http.setSslContextFactory(new SslContextFactory.Client(true));
         }
         http.start();
         webSocket = new WebSocketClient(http);
+        webSocket.setIdleTimeout(Duration.ofSeconds(120));
         webSocket.start();
         AtomicInteger count = new AtomicInteger();
         scheduler = new ScheduledThreadPoolExecutor(2, task -> {
@@ -52,15 +70,19 @@ final class ClientRuntime implements AutoCloseable {
         scheduler.setRemoveOnCancelPolicy(true);
     }
 
-    /** A builder for clients of the configured server and transport, reporting their traffic to {@code traffic}. */
-    BayeuxClientBuilder builder(TrafficListener traffic) {
-        BayeuxClientBuilder builder = BayeuxClient.builder(config.url()).scheduler(scheduler)
-                .ackExtension(config.ack());
+    /** The runtime a load-client session configured. */
+    static ClientRuntime of(LoadConfig config) throws Exception {
+        return new ClientRuntime(config.transport(), config.maxThreads(), config.ssl(), config.ack());
+    }
+
+    /** A builder for a client of the server at {@code url}, reporting its traffic to {@code traffic} (or null). */
+    public BayeuxClientBuilder builder(String url, TrafficListener traffic) {
+        BayeuxClientBuilder builder = BayeuxClient.builder(url).scheduler(scheduler).maxNetworkDelay(30_000)
+                .ackExtension(ack);
         if (traffic != null) {
             builder.trafficListener(traffic);
         }
-        return LoadConfig.WEBSOCKET.equals(config.transport()) ? builder.webSocket(webSocket)
-                : builder.longPolling(http);
+        return LoadConfig.WEBSOCKET.equals(transport) ? builder.webSocket(webSocket) : builder.longPolling(http);
     }
 
     /** The HTTP client all clients share. */

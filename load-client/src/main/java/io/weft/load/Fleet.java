@@ -146,7 +146,7 @@ final class Fleet {
 
         Member(int index) {
             this.index = index;
-            this.client = runtime.builder(traffic).build();
+            this.client = runtime.builder(config.url(), traffic).build();
             this.memberOf = pickRooms();
         }
 

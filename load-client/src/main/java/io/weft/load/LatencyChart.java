@@ -201,24 +201,33 @@ public final class LatencyChart {
     public static void main(String[] args) throws IOException {
         Path out = Path.of("latency.png");
         String title = "Latency by percentile";
-        List<Series> lines = new ArrayList<>();
+        List<String> runs = new ArrayList<>();
         for (String arg : args) {
             if (arg.startsWith("--out=")) {
                 out = Path.of(arg.substring("--out=".length()));
             } else if (arg.startsWith("--title=")) {
                 title = arg.substring("--title=".length());
             } else {
-                int eq = arg.indexOf('=');
-                Path file = Path.of(eq < 0 ? arg : arg.substring(0, eq));
-                String name = eq < 0 ? file.getFileName().toString().replaceFirst("\\.hlog$", "") : arg.substring(eq + 1);
-                lines.add(readLog(file, name));
+                runs.add(arg);
             }
+        }
+        overlay(out, title, runs);
+        System.err.println("wrote " + out);
+    }
+
+    /** Draws the runs {@code FILE.hlog[=legend]} overlaid into {@code png}; the legend defaults to the file's name. */
+    public static void overlay(Path png, String title, List<String> runs) throws IOException {
+        List<Series> lines = new ArrayList<>();
+        for (String run : runs) {
+            int eq = run.indexOf('=');
+            Path file = Path.of(eq < 0 ? run : run.substring(0, eq));
+            String name = eq < 0 ? file.getFileName().toString().replaceFirst("\\.hlog$", "") : run.substring(eq + 1);
+            lines.add(readLog(file, name));
         }
         if (lines.isEmpty()) {
             throw new IllegalArgumentException("usage: LatencyChart --out=F.png [--title=T] FILE.hlog[=legend] ...");
         }
-        write(out, title, lines);
-        System.err.println("wrote " + out);
+        write(png, title, lines);
     }
 
     /**

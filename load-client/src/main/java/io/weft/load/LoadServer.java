@@ -105,7 +105,7 @@ public final class LoadServer implements Callable<Integer> {
     }
 
     /** Starts a load server; the caller closes it. {@code port} 0 picks a free port. */
-    static Running start(String host, int port, String context, int maxThreads, ServerOptions options,
+    public static Running start(String host, int port, String context, int maxThreads, ServerOptions options,
             PrintStream out) throws Exception {
         BayeuxServer bayeux = BayeuxServer.create(options);
         bayeux.addExtension(new AcknowledgedMessagesExtension());
@@ -146,7 +146,7 @@ public final class LoadServer implements Callable<Integer> {
     }
 
     /** A started load server. */
-    static final class Running implements AutoCloseable {
+    public static final class Running implements AutoCloseable {
         private final Server jetty;
         private final BayeuxServer bayeux;
         private final int port;
@@ -158,11 +158,11 @@ public final class LoadServer implements Callable<Integer> {
             this.port = port;
         }
 
-        int port() {
+        public int port() {
             return port;
         }
 
-        BayeuxServer bayeux() {
+        public BayeuxServer bayeux() {
             return bayeux;
         }
 
@@ -170,6 +170,7 @@ public final class LoadServer implements Callable<Integer> {
             closed.await();
         }
 
+        /** Stops Jetty, then the Bayeux server. */
         @Override
         public synchronized void close() {
             if (closed.getCount() == 0) {

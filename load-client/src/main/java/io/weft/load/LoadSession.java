@@ -55,8 +55,8 @@ final class LoadSession {
         Measurement measurement = new Measurement(config.recordLatency());
         ResultsFolder results = new ResultsFolder(config.results());
         RunResult last = null;
-        try (ClientRuntime runtime = new ClientRuntime(config);
-                ServerProbe probe = new ServerProbe(runtime, config)) {
+        try (ClientRuntime runtime = ClientRuntime.of(config);
+                ServerProbe probe = new ServerProbe(runtime, config.url())) {
             Fleet fleet = new Fleet(config, runtime, measurement, seed);
             Scenario scenario = new Scenario(config, seed + 1, new AtomicLong());
             int clients = LoadClient.DEFAULT_CLIENTS;
@@ -92,7 +92,7 @@ final class LoadSession {
             ServerProbe probe, ResultsFolder results) throws Exception {
         measurement.reset();
         fleet.newRun(scenario.nextId());
-        boolean serverStats = probe.start(run);
+        boolean serverStats = probe.start();
         Latency serverLatencyBefore = probe.deliveryLatency();
         out.println();
         out.printf("Testing %d clients in %d rooms, %d rooms/client%n", fleet.size(), config.rooms(),

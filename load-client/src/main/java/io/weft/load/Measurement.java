@@ -12,9 +12,10 @@ import org.HdrHistogram.SingleWriterRecorder;
  * What arrives during a run: a latency histogram per receiving thread (merged for the report, so threads never
  * contend on one), message and response counts, and the first and last arrival. Latency is measured from each
  * message's intended send time, taken from its data, so a sender that falls behind its schedule shows up as latency
- * rather than hiding it (no coordinated omission). Thread-safe; {@link #reset()} starts a run.
+ * rather than hiding it (no coordinated omission). Thread-safe; {@link #reset()} starts a run. Used by the load
+ * client's runs and by the bench ladder's measured windows.
  */
-final class Measurement {
+public final class Measurement {
     private static final long NONE = Long.MIN_VALUE;
 
     private final List<SingleWriterRecorder> recorders = new CopyOnWriteArrayList<>();
@@ -26,7 +27,8 @@ final class Measurement {
     private final AtomicLong firstArrival = new AtomicLong(NONE);
     private final LongAccumulator lastArrival = new LongAccumulator(Math::max, NONE);
 
-    Measurement(boolean recordLatency) {
+    /** @param recordLatency whether {@link #arrived} records latencies (messages are always counted) */
+    public Measurement(boolean recordLatency) {
         this.recordLatency = recordLatency;
     }
 
@@ -37,7 +39,7 @@ final class Measurement {
     }
 
     /** A message arrived at {@code nowNanos} that was meant to be sent at {@code intendedNanos}. */
-    void arrived(long intendedNanos, long nowNanos, boolean duplicate) {
+    public void arrived(long intendedNanos, long nowNanos, boolean duplicate) {
         firstArrival.compareAndSet(NONE, nowNanos);
         lastArrival.accumulate(nowNanos);
         messages.increment();
@@ -50,30 +52,30 @@ final class Measurement {
     }
 
     /** A response or frame carrying messages arrived. */
-    void response() {
+    public void response() {
         responses.increment();
     }
 
-    long messages() {
+    public long messages() {
         return messages.sum();
     }
 
-    long duplicates() {
+    public long duplicates() {
         return duplicates.sum();
     }
 
-    long responses() {
+    public long responses() {
         return responses.sum();
     }
 
     /** Nanoseconds from the first arrival to the last; 0 before two arrivals. */
-    long incomingNanos() {
+    public long incomingNanos() {
         long first = firstArrival.get();
         return first == NONE ? 0 : lastArrival.get() - first;
     }
 
     /** Every thread's latencies recorded since the last call (or reset), merged, in nanoseconds. */
-    Histogram latencies() {
+    public Histogram latencies() {
         Histogram merged = new Histogram(3);
         for (SingleWriterRecorder each : recorders) {
             merged.add(each.getIntervalHistogram());
@@ -81,7 +83,7 @@ final class Measurement {
         return merged;
     }
 
-    void reset() {
+    public void reset() {
         latencies();
         messages.reset();
         duplicates.reset();

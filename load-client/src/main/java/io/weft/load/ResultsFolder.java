@@ -1,10 +1,8 @@
 package io.weft.load;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -65,7 +63,6 @@ final class ResultsFolder {
 
     private void appendRow(LocalDateTime now, LoadConfig config, RunConfig run, Scenario.Outcome sent,
             Measurement measured, LatencySummary latency, String chart) throws IOException {
-        Path csv = folder.resolve(CSV);
         long outMs = sent.elapsedNanos() / 1_000_000;
         long inNanos = measured.incomingNanos();
         String row = String.join(",", List.of(
@@ -77,9 +74,7 @@ final class ResultsFolder {
                 str(inNanos / 1_000_000), str(inNanos == 0 ? 0 : measured.messages() * 1_000_000_000L / inNanos),
                 str(latency.min()), String.format(Locale.ROOT, "%.1f", latency.avg()), str(latency.p50()),
                 str(latency.p90()), str(latency.p99()), str(latency.p999()), str(latency.max()), chart));
-        boolean fresh = !Files.exists(csv);
-        String text = (fresh ? HEADER + System.lineSeparator() : "") + row + System.lineSeparator();
-        Files.writeString(csv, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        CsvFile.append(folder.resolve(CSV), HEADER, row);
     }
 
     private static String title(LoadConfig config, RunConfig run) {

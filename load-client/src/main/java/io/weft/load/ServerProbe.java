@@ -18,19 +18,21 @@ import org.eclipse.jetty.client.HttpClient;
  * {@code /service/load/*} services, and brings back the server's report; and a reader of the server's
  * {@code GET /stats} (Weft's {@code MetricsHandler}), whose delivery latency histogram, read before and after a run,
  * gives the server's own latency for the run. Against a server without those services or that endpoint (any other
- * Bayeux server) the calls fail and the report says so.
+ * Bayeux server) the calls fail and the report says so. Used by the load client around each run, and by the bench
+ * emitter and relay commands.
  */
-final class ServerProbe implements AutoCloseable {
+public final class ServerProbe implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final BayeuxClient client;
     private final HttpClient http;
     private final URI stats;
 
-    ServerProbe(ClientRuntime runtime, LoadConfig config) {
-        this.client = runtime.builder(null).build();
+    /** A probe of the Bayeux server at {@code url} ({@code http://host:port/cometd}), handshaking now. */
+    public ServerProbe(ClientRuntime runtime, String url) {
+        this.client = runtime.builder(url, null).build();
         this.http = runtime.http();
-        this.stats = URI.create(config.url()).resolve("/stats");
+        this.stats = URI.create(url).resolve("/stats");
         client.handshake();
     }
 
@@ -66,12 +68,15 @@ final class ServerProbe implements AutoCloseable {
     }
 
     /** Tells the server a run starts. @return whether it answered */
-    boolean start(RunConfig run) {
-        return call(LoadServer.START, Map.of("clients", run.clients(), "batches", run.batches())) != null;
+    public boolean start() {
+        return call(LoadServer.START, Map.of()) != null;
     }
 
-    /** Tells the server the run is over. @return its report, or null when it gave none */
-    Map<String, Object> stop() {
+    /**
+     * Tells the server the run is over. @return its report ({@link ServerMonitor}'s, and the relay's round trips
+     * when devices registered), or null when it gave none
+     */
+    public Map<String, Object> stop() {
         Message reply = call(LoadServer.STOP, Map.of());
         return reply == null ? null : reply.getDataAsMap();
     }

@@ -2,18 +2,13 @@ package io.weft.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.client.BayeuxClient;
-import io.weft.load.LatencyChart;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -26,10 +21,9 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * The benchmark driver: {@code chat}, {@code idle}, {@code emit}, {@code relay}, {@code chart} and
- * {@code latency-chart} (percentile distributions overlaid, from {@code .hlog} files: {@link LatencyChart#main}), each
- * with {@code --flags}; see docs/benchmarks/README.md and the bench/*.sh scripts that call it. {@code chat --client=lean}
- * runs the websocket chat load on {@link LeanSockets} instead of io.weft.client.
+ * What of the benchmark driver has not moved to the load tool (io.weft.load.bench.Bench) yet: {@code emit},
+ * {@code relay}, and the fault runs {@code restart}, {@code storm}, {@code slow} and {@code proxy}, each with
+ * {@code --flags}; see docs/benchmarks/README.md and the bench/*.sh scripts that call it.
  */
 public final class Driver {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -39,49 +33,17 @@ public final class Driver {
 
     public static void main(String[] argv) throws Exception {
         if (argv.length == 0) {
-            System.err.println("usage: Driver chat|idle|emit|relay|chart|latency-chart|restart|storm|slow|proxy --flag=value ...");
+            System.err.println("usage: Driver emit|relay|restart|storm|slow|proxy --flag=value ...");
             System.exit(2);
-        }
-        if (argv[0].equals("latency-chart")) { // its arguments are files, not only --flags
-            LatencyChart.main(Arrays.copyOfRange(argv, 1, argv.length));
-            System.exit(0);
         }
         Args args = new Args(argv, 1);
         switch (argv[0]) {
-            case "chat" -> ChatRun.main(args);
-            case "idle" -> idle(args);
             case "emit" -> emit(args);
             case "relay" -> relay(args);
-            case "chart" -> Charts.main(args);
             case "restart", "storm", "slow", "proxy" -> Faults.main(argv[0], args);
             default -> throw new IllegalArgumentException("unknown command " + argv[0]);
         }
         System.exit(0);
-    }
-
-    /** Connects N idle clients (each subscribed to one of 100 channels), prints READY, holds until stdin ends. */
-    private static void idle(Args args) throws Exception {
-        int count = args.getInt("clients", 1000);
-        try (Clients clients = new Clients(args.get("transport", "websocket"), args.list("urls", ""),
-                args.getInt("max-threads", 32))) {
-            int ready = clients.connect(count, args.getInt("in-flight", 500), args.getLong("connect-s", 180),
-                    (index, client, done) -> client.subscribe("/idle/" + (index % 100), m -> { },
-                            Clients.successOnly(done)));
-            System.out.println("READY clients=" + ready);
-            System.out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(args.getLong("hold-s", 600));
-            while (System.nanoTime() < until) {
-                if (in.ready()) {
-                    String line = in.readLine();
-                    if (line == null || line.startsWith("stop")) {
-                        break;
-                    }
-                } else {
-                    Thread.sleep(100);
-                }
-            }
-        }
     }
 
     /** Experiment 3: N clients on /emit; the server emits every period; per period the time to reach everyone. */

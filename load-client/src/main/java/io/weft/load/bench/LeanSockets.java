@@ -1,7 +1,8 @@
-package io.weft.bench;
+package io.weft.load.bench;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -9,13 +10,15 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A deliberately cheap websocket Bayeux client pool for the chat load ({@code --client=lean}): raw NIO sockets, one
+ * The lean transport of the ladder ({@code --transport=lean-websocket}): a deliberately cheap websocket Bayeux client
+ * pool on raw NIO sockets, one
  * selector thread, no object model. It handshakes, subscribes and keeps a {@code /meta/connect} going like any
  * client, publishes pre-formatted JSON, and finds each delivered chat message by scanning the frame for its
  * {@code "t":} field instead of decoding it. It exists so that the load generator costs several times less per
@@ -25,12 +28,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Speaks only what the three servers under test need: no extensions (no permessage-deflate), text frames, pings
  * answered. Frames it sends are masked with a zero key (allowed by RFC 6455, and free).
  */
-final class LeanSockets implements AutoCloseable {
-    /** Called on the selector thread with the driver's {@code System.nanoTime()} value a message carried. */
-    interface Arrivals {
-        void arrived(long sentNanos, long nowNanos);
-    }
-
+final class LeanSockets implements ChatLoad {
     private static final byte[] T_FIELD = "\"t\":".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CONNECT_CHANNEL = "\"/meta/connect\"".getBytes(StandardCharsets.US_ASCII);
 
@@ -47,12 +45,15 @@ final class LeanSockets implements AutoCloseable {
         this.reader.setDaemon(true);
     }
 
-    /** Opens {@code count} clients, client {@code i} to {@code urls[i % urls.length]}, subscribed to room {@code i % rooms}. */
-    static LeanSockets open(String[] urls, int count, int rooms, Arrivals arrivals) throws IOException {
+    /**
+     * Opens {@code count} clients, client {@code i} to {@code urls[i % urls.size()]}, subscribed to room
+     * {@code i % rooms}; arrivals are reported on the selector thread.
+     */
+    static LeanSockets open(List<URI> urls, int count, int rooms, Arrivals arrivals) throws IOException {
         LeanSockets pool = new LeanSockets(arrivals);
         try {
             for (int i = 0; i < count; i++) {
-                Conn conn = pool.handshake(URI.create(urls[i % urls.length]), "/chat/room" + (i % rooms));
+                Conn conn = pool.handshake(urls.get(i % urls.size()), ChatLoad.channel(i % rooms));
                 pool.conns.add(conn);
             }
             for (Conn conn : pool.conns) {
@@ -67,14 +68,11 @@ final class LeanSockets implements AutoCloseable {
         return pool;
     }
 
-    int size() {
-        return conns.size();
-    }
-
-    /** Publishes {@code {"t": sentNanos, "p": padding}} to {@code channel} from client {@code member}. */
-    void publish(int member, String channel, long sentNanos, String padding) {
+    /** Publishes {@code {"t": sentNanos, "p": padding}} to room {@code room} from client {@code member}. */
+    @Override
+    public void publish(int member, int room, long sentNanos, String padding) {
         Conn conn = conns.get(member);
-        conn.send("[{\"channel\":\"" + channel + "\",\"clientId\":\"" + conn.clientId + "\",\"data\":{\"t\":" + sentNanos
+        conn.send("[{\"channel\":\"" + ChatLoad.channel(room) + "\",\"clientId\":\"" + conn.clientId + "\",\"data\":{\"t\":" + sentNanos
                 + ",\"p\":\"" + padding + "\"}}]");
     }
 
@@ -84,7 +82,7 @@ final class LeanSockets implements AutoCloseable {
             throw new IllegalArgumentException("lean client: plain ws/http only: " + url);
         }
         SocketChannel channel = SocketChannel.open();
-        channel.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         channel.connect(new InetSocketAddress(url.getHost(), url.getPort()));
         byte[] nonce = new byte[16];
         ThreadLocalRandom.current().nextBytes(nonce);
@@ -318,7 +316,7 @@ final class LeanSockets implements AutoCloseable {
                 }
                 at = end;
             }
-            partial = at == length ? new byte[0] : java.util.Arrays.copyOfRange(bytes, at, length);
+            partial = at == length ? new byte[0] : Arrays.copyOfRange(bytes, at, length);
         }
 
         private void onText(byte[] bytes, int start, int end, long now) {

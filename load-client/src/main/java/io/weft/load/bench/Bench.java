@@ -1,0 +1,34 @@
+package io.weft.load.bench;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The load tool's benchmark commands, which the {@code bench/*.sh} scripts run against Weft's load server, CometD and
+ * Faye alike (docs/benchmarks): {@code ladder} (the chat load up to the knee), {@code idle} (held idle clients),
+ * {@code emit} (server-side emitters), {@code relay} (device relay), and the charts drawn from their CSV files and
+ * histograms, {@code chart} and {@code latency-chart}.
+ *
+ * <pre>java -cp ... io.weft.load.bench.Bench ladder --urls=http://127.0.0.1:8080/cometd --rates=1000,2000 ...</pre>
+ */
+@Command(name = "Bench", mixinStandardHelpOptions = true,
+        subcommands = {LadderCommand.class, IdleCommand.class, CsvChart.class, LatencyChartCommand.class},
+        description = "Benchmark commands of the load tool (see docs/benchmarks).")
+public final class Bench implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.setProperty("java.awt.headless", "true");
+        System.exit(new CommandLine(new Bench()).execute(args));
+    }
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(System.err);
+        return 2;
+    }
+}

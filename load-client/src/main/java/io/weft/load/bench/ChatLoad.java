@@ -1,0 +1,34 @@
+package io.weft.load.bench;
+
+/**
+ * The chat clients the ladder drives, on one of the bench's transports: client {@code i} is in room
+ * {@code i % rooms}; a publish sends {@code {"t": <intended send time>, "p": <padding>}} to the room's channel, and
+ * every message that arrives is reported with the intended time it carries ({@code System.nanoTime()} of this JVM,
+ * where senders and receivers live). {@link LibraryChatLoad} runs on {@code io.weft.client}, {@link LeanSockets} on raw
+ * websocket sockets; both speak plain Bayeux, to Weft, CometD or Faye alike.
+ */
+interface ChatLoad extends AutoCloseable {
+    /** Told of each arrival, on a client thread. */
+    @FunctionalInterface
+    interface Arrivals {
+        /** A message arrived at {@code nowNanos}; {@code sentNanos} is its intended send time, or Long.MIN_VALUE. */
+        void arrived(long sentNanos, long nowNanos);
+    }
+
+    /** Opens {@code clients} clients, each subscribed to its room, over the options' transport. */
+    static ChatLoad open(ClientOptions options, int clients, int rooms, Arrivals arrivals) throws Exception {
+        return options.transport.lean() ? LeanSockets.open(options.urls, clients, rooms, arrivals)
+                : LibraryChatLoad.open(options, clients, rooms, arrivals);
+    }
+
+    /** The channel of room {@code room}. */
+    static String channel(int room) {
+        return "/chat/room" + room;
+    }
+
+    /** Client {@code from} publishes to room {@code room}, without waiting (on the ladder's thread). */
+    void publish(int from, int room, long sentNanos, String padding);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,58 @@
+package io.weft.load.bench;
+
+import io.weft.load.LoadConfig;
+import java.util.Locale;
+import picocli.CommandLine.ITypeConverter;
+
+/**
+ * How the bench's clients reach the server: Weft's client library ({@code io.weft.client}) over websocket or
+ * long-polling, or {@link LeanSockets}, raw websocket sockets that cost several times less per delivered message (the
+ * ladder only). The lean client speaks the {@code websocket} connection type like any other, and is recorded so in the
+ * CSV files: what differs is the load generator, not what the server sees.
+ */
+enum ChatTransport {
+    WEBSOCKET("websocket", LoadConfig.WEBSOCKET),
+    LONG_POLLING("long-polling", LoadConfig.LONG_POLLING),
+    LEAN_WEBSOCKET("lean-websocket", LoadConfig.WEBSOCKET);
+
+    private final String flag;
+    private final String connectionType;
+
+    ChatTransport(String flag, String connectionType) {
+        this.flag = flag;
+        this.connectionType = connectionType;
+    }
+
+    /** The Bayeux connection type on the wire: {@code websocket} or {@code long-polling}. */
+    String connectionType() {
+        return connectionType;
+    }
+
+    /** Whether the load comes from {@link LeanSockets} rather than {@code io.weft.client}. */
+    boolean lean() {
+        return this == LEAN_WEBSOCKET;
+    }
+
+    @Override
+    public String toString() {
+        return flag;
+    }
+
+    static ChatTransport parse(String text) {
+        String value = text.trim().toLowerCase(Locale.ROOT);
+        for (ChatTransport each : values()) {
+            if (each.flag.equals(value)) {
+                return each;
+            }
+        }
+        throw new IllegalArgumentException("websocket, long-polling or lean-websocket: " + text);
+    }
+
+    /** For picocli's {@code --transport}. */
+    static final class Converter implements ITypeConverter<ChatTransport> {
+        @Override
+        public ChatTransport convert(String value) {
+            return parse(value);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.weft.load.bench;
+
+import io.weft.client.BayeuxClient;
+import io.weft.load.ClientRuntime;
+import io.weft.load.ServerProbe;
+import io.weft.server.api.Message;
+import io.weft.server.api.Promise;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Many {@code io.weft.client} clients on one {@link ClientRuntime}, client {@code i} talking to the options'
+ * {@code i}-th URL: connected with at most {@code --in-flight} handshakes under way, each then set up (subscribed, or
+ * registered) by the command. Connected and closed on the command's thread; set-ups run on client threads.
+ */
+final class Cohort implements AutoCloseable {
+    /** Sets up a handshaken client and completes {@code ready} when it is ready (or fails it). */
+    @FunctionalInterface
+    interface Setup {
+        void accept(int index, BayeuxClient client, Promise<Message> ready);
+    }
+
+    private final ClientRuntime runtime;
+    private final ClientOptions options;
+    private final List<BayeuxClient> clients = new ArrayList<>();
+
+    Cohort(ClientRuntime runtime, ClientOptions options) {
+        this.runtime = runtime;
+        this.options = options;
+    }
+
+    /**
+     * Connects clients until there are {@code total}, setting each one up. Returns how many were ready within the
+     * options' {@code --connect-s}; progress goes to {@code System.err} every 5 s.
+     */
+    int connect(int total, Setup setup) throws InterruptedException {
+        int from = clients.size();
+        int wanted = total - from;
+        if (wanted <= 0) {
+            return total;
+        }
+        CountDownLatch ready = new CountDownLatch(wanted);
+        Semaphore window = new Semaphore(options.inFlight);
+        AtomicInteger failed = new AtomicInteger();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.connectSeconds);
+        for (int i = from; i < total; i++) {
+            if (!window.tryAcquire(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                break;
+            }
+            int index = i;
+            BayeuxClient client = runtime.builder(options.url(index).toString(), null).build();
+            clients.add(client);
+            Promise<Message> whenReady = Promise.from(reply -> {
+                window.release();
+                ready.countDown();
+            }, failure -> {
+                failed.incrementAndGet();
+                window.release();
+            });
+            client.handshake(Promise.from(reply -> {
+                if (reply.isSuccessful()) {
+                    setup.accept(index, client, whenReady);
+                } else {
+                    whenReady.fail(new IllegalStateException("handshake refused: " + reply));
+                }
+            }, whenReady::fail));
+        }
+        long lastPrint = System.nanoTime();
+        while (!ready.await(1, TimeUnit.SECONDS) && System.nanoTime() < deadline) {
+            if (System.nanoTime() - lastPrint > TimeUnit.SECONDS.toNanos(5)) {
+                lastPrint = System.nanoTime();
+                System.err.printf("  connecting %d/%d (%d failed)%n", wanted - ready.getCount(), wanted, failed.get());
+            }
+        }
+        return (int) (total - ready.getCount());
+    }
+
+    /** Completes {@code ready} on a successful reply, fails it on a refusal or a failure. */
+    static Promise<Message> successOnly(Promise<Message> ready) {
+        return Promise.from(reply -> {
+            if (reply != null && reply.isSuccessful()) {
+                ready.succeed(reply);
+            } else {
+                ready.fail(new IllegalStateException("refused: " + reply));
+            }
+        }, ready::fail);
+    }
+
+    BayeuxClient get(int index) {
+        return clients.get(index);
+    }
+
+    /** One more client, outside the cohort, that reads the load server's report of a run (see {@link ServerProbe}). */
+    ServerProbe probe() {
+        return new ServerProbe(runtime, options.url(0).toString());
+    }
+
+    /** Disconnects every client (waiting 10 s at most for the replies) and stops the runtime. */
+    @Override
+    public void close() {
+        CountDownLatch gone = new CountDownLatch(clients.size());
+        for (BayeuxClient client : clients) {
+            try {
+                client.disconnect(Promise.from(reply -> gone.countDown(), failure -> gone.countDown()));
+            } catch (RuntimeException x) {
+                gone.countDown();
+            }
+        }
+        try {
+            gone.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
+        } finally {
+            runtime.close();
+        }
+    }
+}
