@@ -284,9 +284,16 @@ public final class RedisBroker implements Broker {
                 return;
             }
             counters.reconnects.increment();
-            long missed = counters.publishFailures.sum() - failuresAtLoss;
-            LOG.info("Redis {} connection of node {} is back ({}) after {} ms; {} publishes failed meanwhile",
-                    name, nodeId, address, (System.nanoTime() - lostAt) / 1_000_000, missed);
+            long away = (System.nanoTime() - lostAt) / 1_000_000;
+            Subscriptions subscribed = subscriptions;
+            if (this == publishLink) {
+                LOG.info("Redis publish connection of node {} is back ({}) after {} ms; {} publishes failed meanwhile",
+                        nodeId, address, away, counters.publishFailures.sum() - failuresAtLoss);
+            } else if (subscribed != null) {
+                LOG.info("Redis pub/sub connection of node {} is back ({}) after {} ms; subscribing again to {} "
+                        + "channels and {} patterns", nodeId, address, away, subscribed.channels(),
+                        subscribed.patterns());
+            }
         }
 
         @Override

@@ -1,0 +1,33 @@
+package io.weft.cluster.redis.examples;
+
+import io.weft.cluster.redis.RedisBroker;
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ServerOptions;
+import io.weft.server.spi.Broker;
+import io.weft.transport.websocket.WeftJetty;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/** The module README's example: one node of a cluster on embedded Jetty. The cluster tests start their nodes so. */
+public final class ClusterNode {
+    private ClusterNode() {
+    }
+
+    /** A started node on {@code 127.0.0.1:port} (0: any free port) joined to the others through {@code redisUri}. */
+    public static Server start(String redisUri, int port) throws Exception {
+        // snippet:node
+        BayeuxServer bayeux = BayeuxServer.create(ServerOptions.defaults());
+        Broker.install(bayeux, RedisBroker.create(redisUri)); // "redis://127.0.0.1:6379"; before clients come
+
+        Server jetty = new Server();
+        ServerConnector connector = new ServerConnector(jetty);
+        connector.setHost("127.0.0.1");
+        connector.setPort(port);
+        jetty.addConnector(connector);
+        WeftJetty.mount(jetty, bayeux, "/cometd");
+        jetty.start();
+        // end:node
+        jetty.addBean(bayeux); // for the tests: jetty.getBean(BayeuxServer.class), closed after Jetty stops
+        return jetty;
+    }
+}
