@@ -185,7 +185,7 @@ class RedisClusterTest {
 
         /** Waits until Redis's clients together subscribe to {@code channels} channels and {@code patterns} patterns. */
         static void awaitSubscribed(RedisServer redis, int channels, int patterns) throws InterruptedException {
-            Await.until(Nodes.WITHIN, () -> counts(redis), seen -> seen[0] == channels && seen[1] == patterns,
+            Await.until(Nodes.WITHIN, () -> counts(redis), seen -> seen.equals(List.of(channels, patterns)),
                     "Redis has " + channels + " channel and " + patterns + " pattern subscriptions");
         }
 
@@ -199,8 +199,17 @@ class RedisClusterTest {
             return Integer.parseInt(redis.command("PUBSUB", "NUMPAT").get(0));
         }
 
+        /** How many clients Redis has, besides the one asking. */
+        static int clients(RedisServer redis) {
+            try {
+                return redis.command("CLIENT", "LIST").get(0).split("\n").length - 1;
+            } catch (IOException x) {
+                return -1;
+            }
+        }
+
         /** The sums of CLIENT LIST's sub= and psub= over every client. */
-        private static int[] counts(RedisServer redis) {
+        private static List<Integer> counts(RedisServer redis) {
             int[] sums = new int[2];
             try {
                 for (String line : redis.command("CLIENT", "LIST").get(0).split("\n")) {
@@ -213,9 +222,9 @@ class RedisClusterTest {
                     }
                 }
             } catch (IOException x) {
-                return new int[] {-1, -1};
+                return List.of(-1, -1);
             }
-            return sums;
+            return List.of(sums[0], sums[1]);
         }
     }
 }

@@ -1,0 +1,163 @@
+package io.weft.cluster.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.cluster.redis.RedisClusterTest.Redis;
+import io.weft.cluster.redis.examples.ClusterNode;
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.testing.Await;
+import jakarta.websocket.ContainerProvider;
+import jakarta.websocket.WebSocketContainer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.cometd.bayeux.Channel;
+import org.cometd.bayeux.client.ClientSessionChannel;
+import org.cometd.client.BayeuxClient;
+import org.cometd.client.http.jetty.JettyHttpClientTransport;
+import org.cometd.client.transport.ClientTransport;
+import org.cometd.client.websocket.jakarta.WebSocketTransport;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.component.LifeCycle;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A node dies under its clients: behind a balancer (the test's {@link Balancer}, which keeps each connection on the
+ * first live node), the official clients of node a find node b answering {@code 402::session_unknown}, handshake
+ * there, subscribe again, and receive what node c publishes through Redis. The node's death is simulated in the JVM:
+ * the balancer resets its clients' connections and the node is closed (its Redis connections with it).
+ */
+@Timeout(30)
+class NodeFailoverTest {
+    @RegisterExtension
+    final RedisServer redis = new RedisServer();
+    private final List<Server> jetties = new ArrayList<>();
+    private final List<BayeuxClient> clients = new ArrayList<>();
+    private final HttpClient http = new HttpClient();
+    private final WebSocketContainer webSocket = ContainerProvider.getWebSocketContainer();
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private Balancer balancer;
+
+    @AfterEach
+    void stop() throws Exception {
+        for (BayeuxClient client : clients) {
+            client.disconnect(1000);
+        }
+        scheduler.shutdownNow();
+        LifeCycle.stop(webSocket);
+        http.stop();
+        if (balancer != null) {
+            balancer.close();
+        }
+        for (Server jetty : jetties) {
+            kill(jetty);
+        }
+    }
+
+    @Test
+    void theClientsOfADeadNodeHandshakeOnAnotherAndKeepReceiving() throws Exception {
+        http.start();
+        Server a = node();
+        Server b = node();
+        Server c = node();
+        balancer = new Balancer(List.of(port(a), port(b)));
+        String behindBalancer = "http://127.0.0.1:" + balancer.port() + "/cometd";
+        BayeuxClient publisher = client("http://127.0.0.1:" + port(c) + "/cometd", true);
+        BayeuxClient overWebSocket = client(behindBalancer, true);
+        BayeuxClient overLongPolling = client(behindBalancer, false);
+        // As CometD's documentation has it: subscribe on every successful handshake, as a new session has none.
+        List<BlockingQueue<Object>> inboxes = new ArrayList<>();
+        for (BayeuxClient client : List.of(overWebSocket, overLongPolling)) {
+            BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+            inboxes.add(inbox);
+            client.getChannel(Channel.META_HANDSHAKE).addListener((ClientSessionChannel.MessageListener)
+                    (channel, reply) -> {
+                        if (reply.isSuccessful()) {
+                            client.getChannel("/chat/room").subscribe((room, message) -> inbox.add(message.getData()));
+                        }
+                    });
+        }
+        for (BayeuxClient client : List.of(publisher, overWebSocket, overLongPolling)) {
+            client.handshake();
+            assertTrue(client.waitFor(5000, BayeuxClient.State.CONNECTED), "connected");
+        }
+        awaitSubscribers(a, 2);
+        assertTrue(bayeux(a).getSession(overWebSocket.getId()) != null
+                && bayeux(a).getSession(overLongPolling.getId()) != null, "the balancer sent both to a");
+        Redis.awaitSubscribed(redis, 1, 0);
+        publisher.getChannel("/chat/room").publish("before");
+        for (BlockingQueue<Object> inbox : inboxes) {
+            assertEquals("before", inbox.poll(5, TimeUnit.SECONDS));
+        }
+
+        String[] before = {overWebSocket.getId(), overLongPolling.getId()};
+        balancer.kill(port(a));
+        kill(a);
+        Await.until(Nodes.WITHIN, () -> Redis.clients(redis), count -> count == 4, "only b's and c's connections "
+                + "left in Redis");
+
+        for (BayeuxClient client : List.of(overWebSocket, overLongPolling)) {
+            Await.until(Duration.ofSeconds(15), () -> client.isConnected() && bayeux(b).getSession(client.getId())
+                    != null, "the client handshook on b");
+        }
+        assertNotEquals(before[0], overWebSocket.getId());
+        assertNotEquals(before[1], overLongPolling.getId());
+        // Subscribed again after the new handshake: b asks Redis for the channel, and a is gone from it.
+        awaitSubscribers(b, 2);
+        Redis.awaitSubscribed(redis, 1, 0);
+        publisher.getChannel("/chat/room").publish("after");
+        for (BlockingQueue<Object> inbox : inboxes) {
+            assertEquals("after", inbox.poll(5, TimeUnit.SECONDS), "published on c, received through b");
+        }
+    }
+
+    private static void awaitSubscribers(Server node, int count) throws InterruptedException {
+        Await.until(Nodes.WITHIN, () -> bayeux(node).getChannels().stream()
+                .anyMatch(channel -> channel.getId().equals("/chat/room") && channel.getSubscribers().size() == count),
+                count + " subscribers of /chat/room on the node");
+    }
+
+    private Server node() throws Exception {
+        Server jetty = ClusterNode.start(redis.uri(), 0);
+        jetties.add(jetty);
+        return jetty;
+    }
+
+    private static BayeuxServer bayeux(Server jetty) {
+        return jetty.getBean(BayeuxServer.class);
+    }
+
+    private static int port(Server jetty) {
+        return ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
+    }
+
+    private static void kill(Server jetty) throws Exception {
+        if (jetty.isRunning()) {
+            jetty.stop();
+        }
+        bayeux(jetty).close();
+    }
+
+    private BayeuxClient client(String url, boolean websocket) {
+        ClientTransport transport = websocket
+                ? new WebSocketTransport(new HashMap<>(), scheduler, webSocket)
+                : new JettyHttpClientTransport(new HashMap<>(), http);
+        BayeuxClient client = new BayeuxClient(url, scheduler, transport);
+        clients.add(client);
+        return client;
+    }
+}
