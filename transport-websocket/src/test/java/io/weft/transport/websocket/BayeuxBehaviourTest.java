@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.server.api.ServerOptions;
+import io.weft.server.api.ServerSession;
+import io.weft.server.testing.Await;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
@@ -17,7 +22,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The behaviour every transport must show, end to end over real sockets, written as raw Bayeux JSON: on embedded
- * Jetty and in a real Tomcat 11 (the WAR wiring), over websocket, long-polling and callback-polling.
+ * Jetty and in a real Tomcat 11 (the WAR wiring), over websocket, long-polling and callback-polling. One behaviour
+ * runs on the polling types only: the multiple-clients advice, which protects a browser's HTTP connections and has
+ * nothing to protect on a socket (the engine holds a websocket's connects whatever the browser holds elsewhere).
+ * And one does not run on Tomcat's polling: a client that goes away while its connect is held. Tomcat does not tell an
+ * asynchronous request that its client closed the connection (Jetty does, at once), so the engine learns of it only
+ * when the hold ends and the answer is written; a message published meanwhile is written to the dead request.
  */
 @Timeout(30)
 class BayeuxBehaviourTest {
@@ -34,6 +44,20 @@ class BayeuxBehaviourTest {
 
     static Stream<Arguments> everywhere() {
         return Container.with(TransportKind.values());
+    }
+
+    /** Where the server learns at once that a client closed its connection: all but Tomcat's polling. */
+    static Stream<Arguments> noticesAClosedConnection() {
+        return everywhere().filter(arguments -> arguments.get()[0] == Container.JETTY
+                || arguments.get()[1] == TransportKind.WEBSOCKET);
+    }
+
+    static Stream<Arguments> polling() {
+        return Container.with(TransportKind.LONG_POLLING, TransportKind.CALLBACK_POLLING);
+    }
+
+    private int heldConnects() {
+        return server.bayeux().getStats().heldConnects();
     }
 
     private ScriptedClient client(TransportKind transport, String cookie) throws Exception {
@@ -172,6 +196,101 @@ class BayeuxBehaviourTest {
             assertEquals("402::session_unknown", anonymous.get("error"), anonymous.toString());
 
             assertNotNull(server.bayeux().getSession(owner.clientId()), "the refusals did not harm the session");
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everywhere")
+    void heldConnectIsAnsweredWhenItsTimeoutExpires(Container container, TransportKind transport) throws Exception {
+        server = container.start(ServerOptions.builder().timeout(500).build());
+        try (ScriptedClient client = client(transport, browser("b1"))) {
+            client.handshake();
+            long start = System.nanoTime();
+            client.connect(); // answered at once; the client's next connect is held
+
+            Map<String, Object> reply = client.inbox().take(Inbox.channel("/meta/connect"), ScriptedClient.WAIT,
+                    "the held connect's reply");
+            long heldMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertEquals(true, reply.get("successful"), reply.toString());
+            assertEquals(500, ((Map<?, ?>) reply.get("advice")).get("timeout"), reply.toString());
+            assertTrue(heldMillis >= 400, "answered after " + heldMillis + " ms, not held for the timeout");
+            assertNotNull(server.bayeux().getSession(client.clientId()), "the session lives on");
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("noticesAClosedConnection")
+    void clientThatGoesAwayKeepsItsQueueUntilItExpires(Container container, TransportKind transport)
+            throws Exception {
+        server = container.start(ServerOptions.builder().maxInterval(1500).build());
+        ScriptedClient alice = client(transport, browser("alice"));
+        try (ScriptedClient bob = client(transport, browser("bob"))) {
+            alice.handshake();
+            alice.connect();
+            alice.subscribe("/alerts");
+            String aliceId = alice.clientId();
+            Await.until(Duration.ofSeconds(5), this::heldConnects, n -> n == 1, "alice's connect is held");
+
+            alice.close(); // the page goes away: its held request aborted, or its socket closed
+            Await.until(Duration.ofSeconds(5), this::heldConnects, n -> n == 0, "the server noticed alice went");
+            bob.handshake();
+            assertEquals(true, bob.publish("/alerts", "while away").get("successful"));
+
+            ServerSession session = server.bayeux().getSession(aliceId);
+            assertNotNull(session);
+            assertEquals(1, session.getQueueSize(), "the message waits in the queue, not in a dead connection");
+            Await.until(Duration.ofSeconds(10), () -> server.bayeux().getSession(aliceId) == null,
+                    "the session expires after maxInterval");
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("polling")
+    void secondTabOfTheSameBrowserIsAdvisedOfMultipleClients(Container container, TransportKind transport)
+            throws Exception {
+        server = container.start();
+        try (ScriptedClient firstTab = client(transport, browser("tabs"));
+                ScriptedClient secondTab = client(transport, browser("tabs"))) {
+            firstTab.handshake();
+            firstTab.connect();
+            Await.until(Duration.ofSeconds(5), this::heldConnects, n -> n == 1, "the first tab's connect is held");
+            secondTab.handshake();
+            secondTab.connect(); // answered at once; its next connect would be the browser's second held one
+
+            Map<String, Object> reply = secondTab.inbox().take(Inbox.channel("/meta/connect"), ScriptedClient.WAIT,
+                    "the second tab's next connect reply");
+            Map<?, ?> advice = (Map<?, ?>) reply.get("advice");
+            assertEquals(true, advice.get("multiple-clients"), reply.toString());
+            assertEquals(2000, advice.get("interval"), reply.toString());
+            assertEquals(1, heldConnects(), "the first tab keeps its held connect");
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everywhere")
+    void sessionIsBoundToTheFirstCookieItsClientPresents(Container container, TransportKind transport)
+            throws Exception {
+        server = container.start();
+        try (ScriptedClient client = client(transport, null);
+                ScriptedClient sameClientNoCookie = client(transport, null);
+                ScriptedClient sameClientWithCookie = client(transport, browser("mine"));
+                ScriptedClient laterNoCookie = client(transport, null);
+                ScriptedClient otherBrowser = client(transport, browser("other"))) {
+            client.handshake();
+            String clientId = client.clientId();
+            assertEquals(true, client.subscribe("/a").get("successful"));
+            // setting a cookie is not presenting it: a client that never sends cookies goes on by clientId
+            Map<String, Object> byId = sameClientNoCookie.resume(clientId).publish("/a", "by clientId");
+            assertEquals(true, byId.get("successful"), byId.toString());
+
+            Map<String, Object> presented = sameClientWithCookie.resume(clientId).publish("/a", "with the cookie");
+            assertEquals(true, presented.get("successful"), presented.toString());
+
+            Map<String, Object> refused = laterNoCookie.resume(clientId).publish("/a", "no cookie now");
+            assertEquals("402::session_unknown", refused.get("error"), "bound to the cookie now: " + refused);
+            Map<String, Object> foreign = otherBrowser.resume(clientId).publish("/a", "another browser");
+            assertEquals("402::session_unknown", foreign.get("error"), foreign.toString());
+            assertNotNull(server.bayeux().getSession(clientId), "the refusals did not harm the session");
         }
     }
 }

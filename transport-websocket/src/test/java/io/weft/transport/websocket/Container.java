@@ -1,5 +1,6 @@
 package io.weft.transport.websocket;
 
+import io.weft.server.api.ServerOptions;
 import java.util.Arrays;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
@@ -11,16 +12,29 @@ enum Container {
         BayeuxHost start() throws Exception {
             return EmbeddedServer.start();
         }
+
+        @Override
+        BayeuxHost start(ServerOptions options) throws Exception {
+            return EmbeddedServer.start(options);
+        }
     },
     TOMCAT {
         @Override
         BayeuxHost start() throws Exception {
             return TomcatServer.start();
         }
+
+        @Override
+        BayeuxHost start(ServerOptions options) throws Exception {
+            return TomcatServer.start(options);
+        }
     };
 
     /** A server with the default options, started on 127.0.0.1 and a free port. */
     abstract BayeuxHost start() throws Exception;
+
+    /** A server with {@code options}, started on 127.0.0.1 and a free port. */
+    abstract BayeuxHost start(ServerOptions options) throws Exception;
 
     /** Every container with every transport in {@code transports}, as arguments of a parameterized test. */
     static Stream<Arguments> with(TransportKind... transports) {

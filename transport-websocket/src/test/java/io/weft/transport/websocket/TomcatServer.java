@@ -1,8 +1,11 @@
 package io.weft.transport.websocket;
 
 import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ServerOptions;
 import io.weft.transport.longpoll.LongPollingServlet;
 import io.weft.transport.websocket.examples.WarListener;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -29,6 +32,12 @@ final class TomcatServer implements BayeuxHost {
     private final int port;
 
     private TomcatServer(Consumer<Context> application, Consumer<Connector> tune) throws Exception {
+        this(null, application, tune);
+    }
+
+    /** @param options the Bayeux server's options, or null for the defaults as a WAR's declared listener has them */
+    private TomcatServer(ServerOptions options, Consumer<Context> application, Consumer<Connector> tune)
+            throws Exception {
         base = Files.createTempDirectory("weft-tomcat");
         tomcat = new Tomcat();
         tomcat.setBaseDir(base.toString());
@@ -39,7 +48,22 @@ final class TomcatServer implements BayeuxHost {
         tomcat.setConnector(connector);
         context = tomcat.addContext("", base.toString());
         context.addServletContainerInitializer(new WsSci(), null);
-        context.addApplicationListener(WarListener.class.getName());
+        if (options == null) {
+            context.addApplicationListener(WarListener.class.getName());
+        } else {
+            // The listener with options of its own, run as a declared one runs (one added by code may not mount
+            // endpoints): from an initializer after Tomcat's WsSci, which makes the websocket container.
+            WarListener listener = new WarListener(options);
+            context.addServletContainerInitializer((classes, servletContext) -> {
+                listener.contextInitialized(new ServletContextEvent(servletContext));
+                servletContext.addListener(new ServletContextListener() {
+                    @Override
+                    public void contextDestroyed(ServletContextEvent event) {
+                        listener.contextDestroyed(event);
+                    }
+                });
+            }, null);
+        }
         Wrapper polling = Tomcat.addServlet(context, "bayeux", LongPollingServlet.class.getName());
         polling.setAsyncSupported(true);
         polling.setLoadOnStartup(1);
@@ -52,6 +76,11 @@ final class TomcatServer implements BayeuxHost {
     /** A Tomcat serving Weft with the default options, as the WAR listener makes it. */
     static TomcatServer start() throws Exception {
         return new TomcatServer(context -> { }, connector -> { });
+    }
+
+    /** A Tomcat serving Weft with {@code options}. */
+    static TomcatServer start(ServerOptions options) throws Exception {
+        return new TomcatServer(options, context -> { }, connector -> { });
     }
 
     /** As {@link #start()}, with more of a web application's declarations ({@code application} adds them). */
