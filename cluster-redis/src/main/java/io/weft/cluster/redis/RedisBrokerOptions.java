@@ -1,5 +1,6 @@
 package io.weft.cluster.redis;
 
+import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -27,6 +28,11 @@ public record RedisBrokerOptions(String uri, String channelPrefix, Duration comm
         Objects.requireNonNull(uri, "uri");
         if (!uri.startsWith("redis://") && !uri.startsWith("rediss://") && !uri.startsWith("redis-socket://")) {
             throw new IllegalArgumentException("uri must start with redis://, rediss:// or redis-socket://: " + uri);
+        }
+        try {
+            RedisURI.create(uri);
+        } catch (RuntimeException x) {
+            throw new IllegalArgumentException("not a Redis URI: " + uri + ": " + x.getMessage(), x);
         }
         Objects.requireNonNull(channelPrefix, "channelPrefix");
         positive(commandTimeout, "commandTimeout");

@@ -1,0 +1,28 @@
+package io.weft.cluster.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class RedisBrokerOptionsTest {
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        assertEquals(new RedisBrokerOptions("redis://127.0.0.1:6379", "weft:", Duration.ofSeconds(5),
+                Duration.ofSeconds(10), Duration.ofSeconds(2), 100_000), RedisBrokerOptions.of("redis://127.0.0.1:6379"));
+    }
+
+    @Test
+    void nonsenseIsRefusedWhenBuilt() {
+        assertThrows(IllegalArgumentException.class, () -> RedisBrokerOptions.of("127.0.0.1:6379"));
+        assertThrows(IllegalArgumentException.class, () -> RedisBrokerOptions.builder("redis://h")
+                .commandTimeout(Duration.ZERO).build());
+        assertThrows(IllegalArgumentException.class, () -> RedisBrokerOptions.builder("redis://h")
+                .maxReconnectDelay(Duration.ofMillis(-1)).build());
+        assertThrows(IllegalArgumentException.class, () -> RedisBrokerOptions.builder("redis://h")
+                .maxPendingPublishes(0).build());
+        assertThrows(NullPointerException.class, () -> RedisBrokerOptions.builder("redis://h")
+                .channelPrefix(null).build());
+    }
+}
