@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Latency;
 import io.weft.server.api.ServerOptions;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +67,7 @@ class MetricsHandlerTest {
 
     @Test
     void metricsArePrometheusTextWithWeftsAndTheJvms() throws Exception {
-        PollingClient.connected(bayeux, "a");
+        ScriptedClient.connected(bayeux, "a");
         ContentResponse response = get("/metrics");
         assertEquals(200, response.getStatus());
         assertTrue(response.getMediaType().startsWith("text/plain"), response.getMediaType());
@@ -81,8 +81,8 @@ class MetricsHandlerTest {
     void statsAreJsonWithRatesOverTheIntervalSinceThePreviousCall() throws Exception {
         String first = get("/stats").getContentAsString();
         assertTrue(first.contains("\"interval\":{\"seconds\":0}"), first);
-        PollingClient publisher = PollingClient.connected(bayeux, "p");
-        publisher.publish("/a", "1");
+        ScriptedClient publisher = ScriptedClient.connected(bayeux, "p");
+        publisher.publishJson("/a", "1");
         ContentResponse response = get("/stats");
         assertEquals("application/json", response.getMediaType());
         String json = response.getContentAsString();
@@ -95,14 +95,14 @@ class MetricsHandlerTest {
 
     @Test
     void statsCarryTheLatencyHistogramSoAReaderCanTakeItsOwnIntervals() throws Exception {
-        PollingClient subscriber = PollingClient.connected(bayeux, "s");
+        ScriptedClient subscriber = ScriptedClient.connected(bayeux, "s");
         subscriber.subscribe("/a");
-        PollingClient publisher = PollingClient.connected(bayeux, "p");
-        publisher.publish("/a", "1");
+        ScriptedClient publisher = ScriptedClient.connected(bayeux, "p");
+        publisher.publishJson("/a", "1");
         subscriber.connectNow();
         Map<String, Object> first = new ObjectMapper().readValue(get("/stats").getContentAsString(), Map.class);
-        publisher.publish("/a", "2");
-        publisher.publish("/a", "3");
+        publisher.publishJson("/a", "2");
+        publisher.publishJson("/a", "3");
         subscriber.connectNow();
         String text = get("/stats").getContentAsString();
         Map<String, Object> second = new ObjectMapper().readValue(text, Map.class);

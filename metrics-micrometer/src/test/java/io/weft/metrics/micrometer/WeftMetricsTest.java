@@ -11,7 +11,7 @@ import io.weft.server.api.Latency;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.server.testing.SocketClient;
 import java.time.Duration;
 import java.util.HashMap;
@@ -56,17 +56,17 @@ class WeftMetricsTest {
     @Test
     void aScrapeShowsWhatTheServerDid() {
         new WeftMetrics(server, Tags.of("node", "n1"), Duration.ZERO).bindTo(registry);
-        PollingClient alice = PollingClient.connected(server, "alice");
+        ScriptedClient alice = ScriptedClient.connected(server, "alice");
         alice.subscribe("/news");
         SocketClient bob = new SocketClient(InMemoryTransport.websocket(server), "bob");
         bob.handshake();
         bob.connect();
         bob.subscribe("/news");
-        PollingClient carol = PollingClient.connected(server, "carol");
-        carol.publish("/news", "\"hi\"");
-        PollingClient stranger = PollingClient.of(server, "stranger");
-        stranger.useClientId("nobody");
-        stranger.publish("/news", "1");
+        ScriptedClient carol = ScriptedClient.connected(server, "carol");
+        carol.publishJson("/news", "\"hi\"");
+        ScriptedClient stranger = ScriptedClient.of(server, "stranger");
+        stranger.resume("nobody");
+        stranger.publishJson("/news", "1");
 
         Map<String, Double> samples = scrape();
         assertEquals(3.0, samples.get("weft_handshakes_total{node=\"n1\",outcome=\"accepted\"}"), samples.toString());
@@ -92,7 +92,7 @@ class WeftMetricsTest {
     @Test
     void theMetersKeepWorkingWhenNobodyHoldsTheBinder() throws InterruptedException {
         new WeftMetrics(server, Tags.empty(), Duration.ZERO).bindTo(registry);
-        PollingClient.connected(server, "a");
+        ScriptedClient.connected(server, "a");
         for (int i = 0; i < 3; i++) {
             System.gc(); // Micrometer holds meters' objects weakly: a binder held by nothing else would be collected
         }
@@ -106,7 +106,7 @@ class WeftMetricsTest {
         WeftMetrics metrics = new WeftMetrics(server, Tags.empty(), Duration.ofHours(1));
         metrics.bindTo(registry);
         assertEquals(0.0, scrape().get("weft_handshakes_total{outcome=\"accepted\"}"));
-        PollingClient.connected(server, "late");
+        ScriptedClient.connected(server, "late");
         assertEquals(0.0, scrape().get("weft_handshakes_total{outcome=\"accepted\"}"), "the snapshot is reused");
         assertEquals(1, server.getStats().handshakesAccepted());
     }

@@ -10,7 +10,7 @@ import io.weft.server.api.LocalSession;
 import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.server.testing.Snippets;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -54,32 +54,32 @@ class ServerApiSnippetsTest {
         created.close();
 
         server.setSecurityPolicy(new ServerApiSnippets.TokenPolicy(Set.of("t")));
-        PollingClient client = PollingClient.of(server, "b");
+        ScriptedClient client = ScriptedClient.of(server, "b");
         assertEquals("403::handshake_denied", client.send("[{\"channel\":\"/meta/handshake\"}]").get(0).get("error"));
         Map<String, Object> ok = client.send("[{\"channel\":\"/meta/handshake\",\"ext\":{\"token\":\"t\"}}]").get(0);
         assertEquals(true, ok.get("successful"));
-        client.useClientId((String) ok.get("clientId"));
+        client.resume((String) ok.get("clientId"));
 
         ServerApiSnippets.authorize(server);
-        assertEquals("403:members only:publish_denied", client.publish("/members/x", "1").get(0).get("error"));
+        assertEquals("403:members only:publish_denied", client.publishJson("/members/x", "1").get(0).get("error"));
 
         ServerApiSnippets.moderate(server);
-        assertEquals("404::message_deleted", client.publish("/chat/a", "{\"text\":\"spam!\"}").get(0).get("error"));
+        assertEquals("404::message_deleted", client.publishJson("/chat/a", "{\"text\":\"spam!\"}").get(0).get("error"));
 
         ServerApiSnippets.services(server);
-        assertNotNull(((Map<?, ?>) client.publish("/service/time", "{}").get(0).get("data")).get("now"));
+        assertNotNull(((Map<?, ?>) client.publishJson("/service/time", "{}").get(0).get("data")).get("now"));
 
         LocalSession bot = ServerApiSnippets.bot(server);
         List<Message> lobby = new CopyOnWriteArrayList<>();
         LocalSession listener = server.newLocalSession("listener");
         listener.handshake();
         listener.subscribe("/chat/lobby", lobby::add);
-        client.publish("/chat/lobby", "{\"user\":\"ann\",\"text\":\"hi\"}");
+        client.publishJson("/chat/lobby", "{\"user\":\"ann\",\"text\":\"hi\"}");
         assertEquals("you said: hi", lobby.get(1).getDataAsMap().get("text"));
         assertTrue(bot.isConnected());
 
         ServerApiSnippets.extension(server);
-        assertEquals("404::message_deleted", client.publish("/chat/closed", "{}").get(0).get("error"));
+        assertEquals("404::message_deleted", client.publishJson("/chat/closed", "{}").get(0).get("error"));
 
         ServerApiSnippets.direct(server, client.clientId());
         assertFalse(client.connectNow().stream().noneMatch(m -> "/private/notice".equals(m.get("channel"))));

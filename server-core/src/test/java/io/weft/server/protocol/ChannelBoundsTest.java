@@ -15,7 +15,7 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.testing.Json;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,12 +52,12 @@ class ChannelBoundsTest {
     @Test
     void aChannelLongerThanMaxChannelLengthIsRefusedBeforeItIsParsedAndCounted() {
         start(ServerOptions.defaults());
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         String name = deep(5_000);
         Map<String, Object> subscribe = client.subscribe(name);
         assertEquals(false, subscribe.get("successful"));
         assertEquals("429:maxChannelLength:limit_exceeded", subscribe.get("error"));
-        Map<String, Object> publish = client.publish(name, "1").get(0);
+        Map<String, Object> publish = client.publishJson(name, "1").get(0);
         assertEquals("429:maxChannelLength:limit_exceeded", publish.get("error"));
         assertEquals(0, channels(), "no channel was created for a refused name");
         assertEquals(2, server.getRefusals().get(Limit.CHANNEL_LENGTH));
@@ -66,10 +66,10 @@ class ChannelBoundsTest {
     @Test
     void aChannelDeeperThanMaxChannelDepthIsRefused() {
         start(ServerOptions.builder().maxChannelDepth(4).build());
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         assertEquals(true, client.subscribe(deep(4)).get("successful"));
         assertEquals("429:maxChannelDepth:limit_exceeded", client.subscribe(deep(5)).get("error"));
-        assertEquals("429:maxChannelDepth:limit_exceeded", client.publish(deep(5), "1").get(0).get("error"));
+        assertEquals("429:maxChannelDepth:limit_exceeded", client.publishJson(deep(5), "1").get(0).get("error"));
         assertEquals(2, server.getRefusals().get(Limit.CHANNEL_DEPTH));
     }
 
@@ -90,7 +90,7 @@ class ChannelBoundsTest {
     @Test
     void aSubscriptionListLongerThanTheSessionsLimitIsRefusedWhole() {
         start(ServerOptions.defaults());
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         Map<String, Object> reply = subscribeAll(client, names(257));
         assertEquals("429:maxSubscriptionsPerSession:limit_exceeded", reply.get("error"));
         assertEquals(0, server.getSession(client.clientId()).getSubscriptions().size());
@@ -109,7 +109,7 @@ class ChannelBoundsTest {
                 answer.succeed(true);
             }
         });
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         List<String> names = names(40_000);
         Map<String, Object> reply = subscribeAll(client, names);
         assertEquals(true, reply.get("successful"), String.valueOf(reply.get("error")));
@@ -119,7 +119,7 @@ class ChannelBoundsTest {
     @Test
     void aSessionHoldsAtMostMaxSubscriptionsChannels() {
         start(ServerOptions.builder().maxSubscriptionsPerSession(3).build());
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         assertEquals(true, subscribeAll(client, List.of("/a", "/b")).get("successful"));
         assertEquals("429:maxSubscriptionsPerSession:limit_exceeded",
                 subscribeAll(client, List.of("/c", "/d")).get("error"));
@@ -132,7 +132,7 @@ class ChannelBoundsTest {
     @Test
     void subscriptionsThatWouldCreateMoreThanMaxChannelsAreRefused() {
         start(ServerOptions.builder().maxChannels(5).build());
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         assertEquals(true, client.subscribe("/a/b/c").get("successful"));
         assertEquals(3, channels());
         assertEquals("429:maxChannels:limit_exceeded", client.subscribe("/x/y/z").get("error"));
@@ -144,20 +144,20 @@ class ChannelBoundsTest {
     @Test
     void clientsSubscribeToTheRootWildcardsOnlyWhenAllowed() {
         start(ServerOptions.defaults());
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         assertEquals("403:clientRootWildcards:subscribe_denied", client.subscribe("/**").get("error"));
         assertEquals("403:clientRootWildcards:subscribe_denied", client.subscribe("/*").get("error"));
         assertEquals(true, client.subscribe("/chat/**").get("successful"));
         assertEquals(2, server.getRefusals().get(Limit.ROOT_WILDCARD));
         server.close();
         start(ServerOptions.builder().clientRootWildcards(true).build());
-        assertEquals(true, PollingClient.connected(server, "b").subscribe("/**").get("successful"));
+        assertEquals(true, ScriptedClient.connected(server, "b").subscribe("/**").get("successful"));
     }
 
     @Test
     void aRefusedChannelNameIsEchoedShortAndClean() {
         start(ServerOptions.defaults());
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         Map<String, Object> reply = subscribeAll(client, List.of("/ok", "no:slash" + "x".repeat(200)));
         String error = (String) reply.get("error");
         assertTrue(error.startsWith("405:no_slash"), error);
@@ -173,7 +173,7 @@ class ChannelBoundsTest {
         return names;
     }
 
-    private static Map<String, Object> subscribeAll(PollingClient client, List<String> names) {
+    private static Map<String, Object> subscribeAll(ScriptedClient client, List<String> names) {
         return client.send("[{\"channel\":\"/meta/subscribe\",\"clientId\":\"" + client.clientId()
                 + "\",\"subscription\":" + Json.write(names) + "}]").get(0);
     }

@@ -10,7 +10,7 @@ import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -32,7 +32,7 @@ class ConnectStateTest {
 
     @Test
     void aConnectAskingForTimeoutZeroIsAnsweredAtOnce() {
-        PollingClient client = PollingClient.of(server, "b");
+        ScriptedClient client = ScriptedClient.of(server, "b");
         client.handshake();
         List<Map<String, Object>> replies = client.connectNow();
         assertEquals(true, replies.get(0).get("successful"));
@@ -41,12 +41,12 @@ class ConnectStateTest {
 
     @Test
     void aHeldConnectIsAnsweredWhenItsTimeoutEnds() {
-        PollingClient client = PollingClient.connected(server, "b");
-        CompletableFuture<String> held = client.connect();
+        ScriptedClient client = ScriptedClient.connected(server, "b");
+        CompletableFuture<String> held = client.heldConnect();
         scheduler.advance(TIMEOUT - 1);
         assertFalse(held.isDone());
         scheduler.advance(1);
-        List<Map<String, Object>> replies = PollingClient.await(held);
+        List<Map<String, Object>> replies = ScriptedClient.await(held);
         assertEquals(1, replies.size());
         assertEquals("/meta/connect", replies.get(0).get("channel"));
         assertEquals(true, replies.get(0).get("successful"));
@@ -54,21 +54,21 @@ class ConnectStateTest {
 
     @Test
     void aConnectFindingQueuedMessagesIsAnsweredAtOnceWithThem() {
-        PollingClient alice = PollingClient.connected(server, "a");
+        ScriptedClient alice = ScriptedClient.connected(server, "a");
         alice.subscribe("/x");
-        PollingClient bob = PollingClient.connected(server, "b");
-        bob.publish("/x", "1");
-        bob.publish("/x", "2");
-        CompletableFuture<String> connect = alice.connect();
+        ScriptedClient bob = ScriptedClient.connected(server, "b");
+        bob.publishJson("/x", "1");
+        bob.publishJson("/x", "2");
+        CompletableFuture<String> connect = alice.heldConnect();
         assertTrue(connect.isDone(), "not held: messages are waiting");
-        List<Map<String, Object>> replies = PollingClient.await(connect);
+        List<Map<String, Object>> replies = ScriptedClient.await(connect);
         assertEquals(List.of(1, 2), List.of(replies.get(0).get("data"), replies.get(1).get("data")));
         assertEquals("/meta/connect", replies.get(2).get("channel"));
     }
 
     @Test
     void aConnectSharingItsRequestWithOtherMessagesIsNotHeld() {
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         List<Map<String, Object>> replies = client.send("[{\"channel\":\"/meta/subscribe\",\"subscription\":\"/y\","
                 + "\"clientId\":\"" + client.clientId() + "\"},{\"channel\":\"/meta/connect\",\"clientId\":\""
                 + client.clientId() + "\",\"connectionType\":\"long-polling\"}]");
@@ -78,7 +78,7 @@ class ConnectStateTest {
 
     @Test
     void aSessionExpiresAfterIntervalPlusMaxIntervalWithoutAConnect() {
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         String id = client.clientId();
         scheduler.advance(MAX_INTERVAL - 1);
         assertNotNull(server.getSession(id));
@@ -89,7 +89,7 @@ class ConnectStateTest {
 
     @Test
     void aHandshakeWithoutAnyConnectExpiresToo() {
-        PollingClient client = PollingClient.of(server, "b");
+        ScriptedClient client = ScriptedClient.of(server, "b");
         client.handshake();
         scheduler.advance(MAX_INTERVAL);
         assertNull(server.getSession(client.clientId()));
@@ -97,10 +97,10 @@ class ConnectStateTest {
 
     @Test
     void aHeldConnectKeepsTheSessionAliveAndEachConnectRestartsTheClock() {
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         for (int i = 0; i < 5; i++) {
             scheduler.advance(MAX_INTERVAL - 1);
-            CompletableFuture<String> held = client.connect();
+            CompletableFuture<String> held = client.heldConnect();
             scheduler.advance(TIMEOUT);
             assertTrue(held.isDone());
         }
@@ -111,7 +111,7 @@ class ConnectStateTest {
     void intervalIsAddedToTheExpiry() {
         server.close();
         server = BayeuxServer.create(ServerOptions.builder().interval(5_000).build(), scheduler);
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         scheduler.advance(5_000 + MAX_INTERVAL - 1);
         assertNotNull(server.getSession(client.clientId()));
         scheduler.advance(1);
@@ -120,51 +120,51 @@ class ConnectStateTest {
 
     @Test
     void aSecondTabOfTheSameBrowserIsAdvisedMultipleClients() {
-        PollingClient tab1 = PollingClient.connected(server, "same-browser");
+        ScriptedClient tab1 = ScriptedClient.connected(server, "same-browser");
         tab1.subscribe("/tab1");
-        PollingClient tab2 = PollingClient.connected(server, "same-browser");
-        CompletableFuture<String> held = tab1.connect();
+        ScriptedClient tab2 = ScriptedClient.connected(server, "same-browser");
+        CompletableFuture<String> held = tab1.heldConnect();
         assertFalse(held.isDone());
-        CompletableFuture<String> second = tab2.connect();
+        CompletableFuture<String> second = tab2.heldConnect();
         assertTrue(second.isDone(), "the browser's one held poll is taken");
-        Map<?, ?> advice = (Map<?, ?>) PollingClient.await(second).get(0).get("advice");
+        Map<?, ?> advice = (Map<?, ?>) ScriptedClient.await(second).get(0).get("advice");
         assertEquals(true, advice.get("multiple-clients"));
         assertEquals(2000, advice.get("interval"));
-        PollingClient.connected(server, "elsewhere").publish("/tab1", "1");
+        ScriptedClient.connected(server, "elsewhere").publishJson("/tab1", "1");
         assertTrue(held.isDone());
-        assertFalse(tab2.connect().isDone(), "the slot is free again");
+        assertFalse(tab2.heldConnect().isDone(), "the slot is free again");
     }
 
     @Test
     void aNewConnectAnswersTheOneItReplaces() {
-        PollingClient client = PollingClient.connected(server, "b");
-        CompletableFuture<String> first = client.connect();
-        CompletableFuture<String> second = client.connect();
+        ScriptedClient client = ScriptedClient.connected(server, "b");
+        CompletableFuture<String> first = client.heldConnect();
+        CompletableFuture<String> second = client.heldConnect();
         assertTrue(first.isDone());
         assertFalse(second.isDone());
-        assertEquals(true, PollingClient.await(first).get(0).get("successful"));
+        assertEquals(true, ScriptedClient.await(first).get(0).get("successful"));
     }
 
     @Test
     void aClientIdPresentedByAnotherBrowserIsUnknown() {
-        PollingClient owner = PollingClient.connected(server, "owner");
-        PollingClient thief = PollingClient.of(server, "thief");
-        thief.useClientId(owner.clientId());
+        ScriptedClient owner = ScriptedClient.connected(server, "owner");
+        ScriptedClient thief = ScriptedClient.of(server, "thief");
+        thief.resume(owner.clientId());
         assertEquals("402::session_unknown", thief.connectNow().get(0).get("error"));
-        PollingClient cookieless = PollingClient.of(server, null);
-        cookieless.useClientId(owner.clientId());
-        assertEquals("402::session_unknown", cookieless.publish("/x", "1").get(0).get("error"));
+        ScriptedClient cookieless = ScriptedClient.of(server, null);
+        cookieless.resume(owner.clientId());
+        assertEquals("402::session_unknown", cookieless.publishJson("/x", "1").get(0).get("error"));
         assertEquals(true, owner.connectNow().get(0).get("successful"), "the owner is unaffected");
     }
 
     @Test
     void aCookielessSessionIsBoundToTheFirstBrowserThatPresentsOne() {
-        PollingClient cookieless = PollingClient.connected(server, null);
-        PollingClient browser = PollingClient.of(server, "first");
-        browser.useClientId(cookieless.clientId());
+        ScriptedClient cookieless = ScriptedClient.connected(server, null);
+        ScriptedClient browser = ScriptedClient.of(server, "first");
+        browser.resume(cookieless.clientId());
         assertEquals(true, browser.connectNow().get(0).get("successful"));
-        PollingClient other = PollingClient.of(server, "second");
-        other.useClientId(cookieless.clientId());
+        ScriptedClient other = ScriptedClient.of(server, "second");
+        other.resume(cookieless.clientId());
         assertEquals("402::session_unknown", other.connectNow().get(0).get("error"));
     }
 
@@ -172,20 +172,20 @@ class ConnectStateTest {
     void trustClientIdAcceptsAnyBrowser() {
         server.close();
         server = BayeuxServer.create(ServerOptions.builder().trustClientId(true).build(), scheduler);
-        PollingClient owner = PollingClient.connected(server, "owner");
-        PollingClient other = PollingClient.of(server, "other");
-        other.useClientId(owner.clientId());
+        ScriptedClient owner = ScriptedClient.connected(server, "owner");
+        ScriptedClient other = ScriptedClient.of(server, "other");
+        other.resume(owner.clientId());
         assertEquals(true, other.connectNow().get(0).get("successful"));
     }
 
     @Test
     void aClientThatVanishesWhileParkedKeepsItsQueueUntilItExpires() {
-        PollingClient alice = PollingClient.connected(server, "a");
+        ScriptedClient alice = ScriptedClient.connected(server, "a");
         alice.subscribe("/x");
         InMemoryTransport.Exchange parked = alice.connectExchange();
         parked.abandon();
-        PollingClient bob = PollingClient.connected(server, "b");
-        bob.publish("/x", "1");
+        ScriptedClient bob = ScriptedClient.connected(server, "b");
+        bob.publishJson("/x", "1");
         assertEquals(1, server.getSession(alice.clientId()).getQueueSize());
         scheduler.advance(MAX_INTERVAL - 1);
         assertEquals(1, server.getSession(alice.clientId()).getQueueSize());
@@ -195,21 +195,21 @@ class ConnectStateTest {
 
     @Test
     void aClientThatComesBackAfterVanishingGetsWhatWasQueued() {
-        PollingClient alice = PollingClient.connected(server, "a");
+        ScriptedClient alice = ScriptedClient.connected(server, "a");
         alice.subscribe("/x");
         alice.connectExchange().abandon();
-        PollingClient.connected(server, "b").publish("/x", "\"kept\"");
-        List<Map<String, Object>> replies = PollingClient.await(alice.connect());
+        ScriptedClient.connected(server, "b").publishJson("/x", "\"kept\"");
+        List<Map<String, Object>> replies = ScriptedClient.await(alice.heldConnect());
         assertEquals("kept", replies.get(0).get("data"));
     }
 
     @Test
     void disconnectAnswersTheHeldConnectWithReconnectNone() {
-        PollingClient client = PollingClient.connected(server, "b");
-        CompletableFuture<String> held = client.connect();
+        ScriptedClient client = ScriptedClient.connected(server, "b");
+        CompletableFuture<String> held = client.heldConnect();
         // A second request of the same browser carries the disconnect, as the official clients do.
         client.disconnect();
-        Map<?, ?> advice = (Map<?, ?>) PollingClient.await(held).get(0).get("advice");
+        Map<?, ?> advice = (Map<?, ?>) ScriptedClient.await(held).get(0).get("advice");
         assertEquals("none", advice.get("reconnect"));
         assertEquals(0, scheduler.pending() - 1, "only the channel sweep remains scheduled");
     }

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +27,7 @@ class ConversationTest {
 
     @Test
     void handshakeConnectSubscribePublishReceiveUnsubscribeDisconnect() {
-        PollingClient alice = PollingClient.of(server, "browser-a");
+        ScriptedClient alice = ScriptedClient.of(server, "browser-a");
         Map<String, Object> handshake = alice.handshake();
         assertEquals("/meta/handshake", handshake.get("channel"));
         assertEquals(true, handshake.get("successful"));
@@ -46,22 +46,22 @@ class ConversationTest {
         assertEquals(true, subscribe.get("successful"));
         assertEquals("/chat/room", subscribe.get("subscription"));
 
-        CompletableFuture<String> held = alice.connect();
+        CompletableFuture<String> held = alice.heldConnect();
         assertFalse(held.isDone(), "a connect with nothing queued is held");
 
-        PollingClient bob = PollingClient.of(server, "browser-b");
+        ScriptedClient bob = ScriptedClient.of(server, "browser-b");
         bob.handshake();
-        List<Map<String, Object>> published = bob.publish("/chat/room", "{\"text\":\"hi\"}");
+        List<Map<String, Object>> published = bob.publishJson("/chat/room", "{\"text\":\"hi\"}");
         assertEquals(Map.of("channel", "/chat/room", "successful", true, "id", "2"), published.get(0));
 
-        List<Map<String, Object>> delivered = PollingClient.await(held);
+        List<Map<String, Object>> delivered = ScriptedClient.await(held);
         assertEquals(2, delivered.size(), "the message, then the connect reply");
         assertEquals(Map.of("channel", "/chat/room", "data", Map.of("text", "hi")), delivered.get(0));
         assertEquals("/meta/connect", delivered.get(1).get("channel"));
         assertEquals(true, delivered.get(1).get("successful"));
 
         assertEquals(true, alice.unsubscribe("/chat/room").get("successful"));
-        bob.publish("/chat/room", "\"again\"");
+        bob.publishJson("/chat/room", "\"again\"");
         assertTrue(alice.connectNow().stream().noneMatch(m -> "/chat/room".equals(m.get("channel"))));
 
         Map<String, Object> disconnect = alice.disconnect();

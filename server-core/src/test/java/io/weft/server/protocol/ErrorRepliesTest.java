@@ -9,7 +9,7 @@ import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.MessageDecodeException;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -21,11 +21,11 @@ import org.junit.jupiter.api.Test;
 class ErrorRepliesTest {
     private final ManualScheduler scheduler = new ManualScheduler();
     private final BayeuxServer server = BayeuxServer.create(ServerOptions.defaults(), scheduler);
-    private PollingClient client;
+    private ScriptedClient client;
 
     @BeforeEach
     void handshake() {
-        client = PollingClient.of(server, "browser");
+        client = ScriptedClient.of(server, "browser");
         client.handshake();
     }
 
@@ -73,14 +73,14 @@ class ErrorRepliesTest {
 
     @Test
     void publishingToAWildcardIsInvalid() {
-        assertEquals("405::channel_invalid", client.publish("/chat/*", "1").get(0).get("error"));
+        assertEquals("405::channel_invalid", client.publishJson("/chat/*", "1").get(0).get("error"));
     }
 
     @Test
     void clientsMayNotUseMetaChannelsThemselves() {
         assertEquals("403::subscribe_denied", client.subscribe("/meta/connect").get("error"));
         assertEquals("403::subscribe_denied", client.subscribe("/meta/**").get("error"));
-        assertEquals("403::publish_denied", client.publish("/meta/other", "1").get(0).get("error"));
+        assertEquals("403::publish_denied", client.publishJson("/meta/other", "1").get(0).get("error"));
     }
 
     @Test
@@ -162,7 +162,7 @@ class ErrorRepliesTest {
                 throw new IllegalStateException("policy bug");
             }
         });
-        assertEquals("403::publish_denied", client.publish("/a", "1").get(0).get("error"));
+        assertEquals("403::publish_denied", client.publishJson("/a", "1").get(0).get("error"));
         assertEquals(true, client.subscribe("/a").get("successful"));
     }
 }

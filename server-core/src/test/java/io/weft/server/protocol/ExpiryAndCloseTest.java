@@ -12,7 +12,7 @@ import io.weft.server.api.ChannelId;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.server.testing.SocketClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +46,7 @@ class ExpiryAndCloseTest {
             Random random = new Random(7);
             List<CompletableFuture<String>> connects = new ArrayList<>();
             for (int round = 0; round < 3_000; round++) {
-                PollingClient client = PollingClient.connected(server, "b" + round);
+                ScriptedClient client = ScriptedClient.connected(server, "b" + round);
                 scheduler.advance(maxInterval - 1);
                 AtomicBoolean ready = new AtomicBoolean();
                 AtomicBoolean go = new AtomicBoolean();
@@ -60,7 +60,7 @@ class ExpiryAndCloseTest {
                     for (int i = 0; i < delay; i++) {
                         Thread.onSpinWait();
                     }
-                    connect.complete(client.connect());
+                    connect.complete(client.heldConnect());
                 });
                 reconnecting.start();
                 while (!ready.get()) {
@@ -74,7 +74,7 @@ class ExpiryAndCloseTest {
             scheduler.advance(ServerOptions.defaults().timeout() + 1);
             int stopped = 0;
             for (CompletableFuture<String> connect : connects) {
-                if ("none".equals(advice(PollingClient.await(connect).get(0)).get("reconnect"))) {
+                if ("none".equals(advice(ScriptedClient.await(connect).get(0)).get("reconnect"))) {
                     stopped++;
                 }
             }
@@ -86,7 +86,7 @@ class ExpiryAndCloseTest {
     void aSessionThatTimedOutIsToldToHandshake() {
         ManualScheduler scheduler = new ManualScheduler();
         try (BayeuxServer server = BayeuxServer.create(ServerOptions.defaults(), scheduler)) {
-            PollingClient client = PollingClient.connected(server, "b");
+            ScriptedClient client = ScriptedClient.connected(server, "b");
             scheduler.advance(ServerOptions.defaults().maxInterval() + 1);
             Map<String, Object> reply = client.connectNow().get(0);
             assertEquals("402::session_unknown", reply.get("error"));
@@ -98,8 +98,8 @@ class ExpiryAndCloseTest {
     void closingAnswersEveryHeldConnectWithAdviceToHandshakeAndRefusesNewHandshakes() {
         ManualScheduler scheduler = new ManualScheduler();
         BayeuxServer server = BayeuxServer.create(ServerOptions.defaults(), scheduler);
-        PollingClient polling = PollingClient.connected(server, "a");
-        CompletableFuture<String> held = polling.connect();
+        ScriptedClient polling = ScriptedClient.connected(server, "a");
+        CompletableFuture<String> held = polling.heldConnect();
         SocketClient socket = new SocketClient(InMemoryTransport.websocket(server), "b");
         socket.handshake();
         socket.connectNow();
@@ -109,14 +109,14 @@ class ExpiryAndCloseTest {
 
         server.close();
 
-        Map<String, Object> pollReply = PollingClient.await(held).get(0);
+        Map<String, Object> pollReply = ScriptedClient.await(held).get(0);
         assertEquals("503::server_closing", pollReply.get("error"));
         assertEquals("handshake", advice(pollReply).get("reconnect"));
         Map<String, Object> socketReply = socket.next().get(0);
         assertEquals("/meta/connect", socketReply.get("channel"));
         assertEquals("handshake", advice(socketReply).get("reconnect"));
 
-        Map<String, Object> handshake = PollingClient.of(server, "c").handshake();
+        Map<String, Object> handshake = ScriptedClient.of(server, "c").handshake();
         assertEquals("503::server_closing", handshake.get("error"));
         assertEquals("handshake", advice(handshake).get("reconnect"));
         assertTrue(server.getSessions().isEmpty());
@@ -170,9 +170,9 @@ class ExpiryAndCloseTest {
     void aClosedServerAnswersEveryKindOfMessageWithoutHolding() {
         ManualScheduler scheduler = new ManualScheduler();
         BayeuxServer server = BayeuxServer.create(ServerOptions.defaults(), scheduler);
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         server.close();
-        List<Map<String, Object>> replies = PollingClient.await(client.sendAsync("[{\"channel\":"
+        List<Map<String, Object>> replies = ScriptedClient.await(client.sendAsync("[{\"channel\":"
                 + "\"/meta/connect\",\"clientId\":\"" + client.clientId() + "\",\"connectionType\":\"long-polling\"}]"));
         assertEquals("402::session_unknown", replies.get(0).get("error"));
     }

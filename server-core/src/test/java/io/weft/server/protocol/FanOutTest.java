@@ -13,7 +13,7 @@ import io.weft.server.spi.Connection;
 import io.weft.server.spi.Engine;
 import io.weft.server.spi.Inbound;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -46,14 +46,14 @@ class FanOutTest {
 
     @Test
     void wildcardSubscribersReceiveMatchingChannels() {
-        PollingClient one = PollingClient.connected(server, "1");
+        ScriptedClient one = ScriptedClient.connected(server, "1");
         one.subscribe("/news/*");
-        PollingClient deep = PollingClient.connected(server, "2");
+        ScriptedClient deep = ScriptedClient.connected(server, "2");
         deep.subscribe("/news/**");
-        PollingClient publisher = PollingClient.connected(server, "p");
-        publisher.publish("/news/sport", "1");
-        publisher.publish("/news/sport/tennis", "2");
-        publisher.publish("/weather", "3");
+        ScriptedClient publisher = ScriptedClient.connected(server, "p");
+        publisher.publishJson("/news/sport", "1");
+        publisher.publishJson("/news/sport/tennis", "2");
+        publisher.publishJson("/weather", "3");
         assertEquals(List.of(1), data(one.connectNow(), "/news/sport"));
         List<Map<String, Object>> deepReplies = deep.connectNow();
         assertEquals(List.of(1), data(deepReplies, "/news/sport"));
@@ -62,28 +62,28 @@ class FanOutTest {
 
     @Test
     void aSessionSubscribedThroughSeveralMatchingChannelsGetsOneCopy() {
-        PollingClient client = PollingClient.connected(server, "1");
+        ScriptedClient client = ScriptedClient.connected(server, "1");
         client.send("[{\"channel\":\"/meta/subscribe\",\"clientId\":\"" + client.clientId()
                 + "\",\"subscription\":[\"/a/b\",\"/a/*\",\"/a/**\",\"/**\"]}]");
-        PollingClient.connected(server, "p").publish("/a/b", "\"once\"");
+        ScriptedClient.connected(server, "p").publishJson("/a/b", "\"once\"");
         assertEquals(List.of("once"), data(client.connectNow(), "/a/b"));
     }
 
     @Test
     void servicePublishesAreAcknowledgedButNeverBroadcast() {
-        PollingClient listener = PollingClient.connected(server, "1");
+        ScriptedClient listener = ScriptedClient.connected(server, "1");
         listener.send("[{\"channel\":\"/meta/subscribe\",\"clientId\":\"" + listener.clientId()
                 + "\",\"subscription\":[\"/service/echo\",\"/**\",\"/service/**\"]}]");
-        List<Map<String, Object>> reply = PollingClient.connected(server, "p").publish("/service/echo", "1");
+        List<Map<String, Object>> reply = ScriptedClient.connected(server, "p").publishJson("/service/echo", "1");
         assertEquals(true, reply.get(0).get("successful"));
         assertEquals(List.of(), data(listener.connectNow(), "/service/echo"));
     }
 
     @Test
     void thePublisherReceivesItsOwnMessageByDefault() {
-        PollingClient client = PollingClient.connected(server, "1");
+        ScriptedClient client = ScriptedClient.connected(server, "1");
         client.subscribe("/me");
-        List<Map<String, Object>> replies = client.publish("/me", "\"mine\"");
+        List<Map<String, Object>> replies = client.publishJson("/me", "\"mine\"");
         assertEquals(true, replies.get(0).get("successful"));
         assertEquals(List.of("mine"), data(client.connectNow(), "/me"));
     }
@@ -92,20 +92,20 @@ class FanOutTest {
     void broadcastToPublisherCanBeTurnedOff() {
         server.close();
         server = BayeuxServer.create(ServerOptions.builder().broadcastToPublisher(false).build(), scheduler);
-        PollingClient client = PollingClient.connected(server, "1");
+        ScriptedClient client = ScriptedClient.connected(server, "1");
         client.subscribe("/me");
-        PollingClient other = PollingClient.connected(server, "2");
+        ScriptedClient other = ScriptedClient.connected(server, "2");
         other.subscribe("/me");
-        client.publish("/me", "1");
+        client.publishJson("/me", "1");
         assertEquals(List.of(), data(client.connectNow(), "/me"));
         assertEquals(List.of(1), data(other.connectNow(), "/me"));
     }
 
     @Test
     void aDeliveryCarriesOnlyChannelAndDataNeverThePublishersReplyFieldsAdviceOrPrivateFields() {
-        PollingClient client = PollingClient.connected(server, "1");
+        ScriptedClient client = ScriptedClient.connected(server, "1");
         client.subscribe("/c");
-        PollingClient publisher = PollingClient.connected(server, "p");
+        ScriptedClient publisher = ScriptedClient.connected(server, "p");
         publisher.send("[{\"channel\":\"/c\",\"clientId\":\"" + publisher.clientId()
                 + "\",\"data\":1,\"id\":\"9\",\"ext\":{\"token\":\"secret\"},\"advice\":{\"reconnect\":\"none\"},"
                 + "\"successful\":false,\"error\":\"402::session_unknown\",\"subscription\":\"/x\",\"custom\":2}]");
@@ -116,19 +116,19 @@ class FanOutTest {
     @Test
     void aPublishIsEncodedOnceForAnyNumberOfSubscribers() {
         int subscribers = 50;
-        List<PollingClient> clients = new ArrayList<>();
+        List<ScriptedClient> clients = new ArrayList<>();
         List<CompletableFuture<String>> held = new ArrayList<>();
         for (int i = 0; i < subscribers; i++) {
-            PollingClient client = PollingClient.connected(server, "b" + i);
+            ScriptedClient client = ScriptedClient.connected(server, "b" + i);
             client.subscribe("/room");
             clients.add(client);
-            held.add(client.connect());
+            held.add(client.heldConnect());
         }
-        PollingClient publisher = PollingClient.connected(server, "p");
+        ScriptedClient publisher = ScriptedClient.connected(server, "p");
         long before = server.getStats().messagesEncoded();
-        publisher.publish("/room", "{\"text\":\"to everyone\"}");
+        publisher.publishJson("/room", "{\"text\":\"to everyone\"}");
         for (CompletableFuture<String> response : held) {
-            assertEquals(List.of(Map.of("text", "to everyone")), data(PollingClient.await(response), "/room"));
+            assertEquals(List.of(Map.of("text", "to everyone")), data(ScriptedClient.await(response), "/room"));
         }
         // The delivered message once, plus each session's own connect reply, plus the publisher's reply.
         assertEquals(1 + subscribers + 1, server.getStats().messagesEncoded() - before);
@@ -203,18 +203,18 @@ class FanOutTest {
 
     @Test
     void manyMessagesPublishedInOneBatchResumeAHeldPollOnce() {
-        PollingClient client = PollingClient.connected(server, "1");
+        ScriptedClient client = ScriptedClient.connected(server, "1");
         client.subscribe("/burst");
-        CompletableFuture<String> held = client.connect();
-        PollingClient publisher = PollingClient.connected(server, "p");
+        CompletableFuture<String> held = client.heldConnect();
+        ScriptedClient publisher = ScriptedClient.connected(server, "p");
         StringBuilder batch = new StringBuilder("[");
         for (int i = 0; i < 10; i++) {
             batch.append(i == 0 ? "" : ",").append("{\"channel\":\"/burst\",\"data\":").append(i)
                     .append(",\"clientId\":\"").append(publisher.clientId()).append("\"}");
         }
         publisher.send(batch.append("]").toString());
-        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), data(PollingClient.await(held), "/burst"));
-        assertFalse(client.connect().isDone(), "nothing left over");
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), data(ScriptedClient.await(held), "/burst"));
+        assertFalse(client.heldConnect().isDone(), "nothing left over");
         assertTrue(server.getSession(client.clientId()).getQueueSize() == 0);
     }
 }

@@ -6,7 +6,7 @@ import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.server.testing.SocketClient;
 import java.util.List;
 import java.util.Map;
@@ -49,8 +49,8 @@ class HandshakePerConnectionTest {
 
     @Test
     void pollingRequestsAreNotBoundToTheirConnection() {
-        PollingClient client = PollingClient.connected(server, "b");
-        List<Map<String, Object>> replies = client.publish("/chat/a", "1");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
+        List<Map<String, Object>> replies = client.publishJson("/chat/a", "1");
         assertEquals(true, replies.get(0).get("successful"), replies.toString());
     }
 }

@@ -15,7 +15,7 @@ import io.weft.server.testing.Gen;
 import io.weft.server.testing.Json;
 import io.weft.server.testing.JsonGen;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.server.testing.SocketClient;
 import io.weft.server.testing.Tries;
 import io.weft.server.testing.WrongTypes;
@@ -126,7 +126,7 @@ class MalformedBatchesTest {
             Fixture fixture = new Fixture(false);
             try (fixture) {
                 Batch batch = mistyped.batch();
-                List<Map<String, Object>> replies = PollingClient.of(fixture.server, batch.browser())
+                List<Map<String, Object>> replies = ScriptedClient.of(fixture.server, batch.browser())
                         .send(fixture.withClientId(batch));
                 assertEquals(1, replies.size(), replies.toString());
                 assertEquals(false, replies.get(0).get(Message.SUCCESSFUL));
@@ -144,11 +144,11 @@ class MalformedBatchesTest {
     void aPublishersReplyFieldsAndAdviceAreNotDelivered() {
         Fixture fixture = new Fixture(false);
         try (fixture) {
-            PollingClient publisher = PollingClient.connected(fixture.server, "publisher");
+            ScriptedClient publisher = ScriptedClient.connected(fixture.server, "publisher");
             publisher.send("[{\"channel\":\"/a\",\"clientId\":\"" + publisher.clientId() + "\",\"id\":\"7\","
                     + "\"data\":1,\"successful\":false,\"error\":\"402::session_unknown\","
                     + "\"advice\":{\"reconnect\":\"none\"}}]");
-            List<Map<String, Object>> written = PollingClient.of(fixture.server, "b1").send("[{\"channel\":"
+            List<Map<String, Object>> written = ScriptedClient.of(fixture.server, "b1").send("[{\"channel\":"
                     + "\"/meta/connect\",\"connectionType\":\"long-polling\",\"clientId\":\"" + fixture.clientId
                     + "\",\"advice\":{\"timeout\":0}}]");
             Map<String, Object> delivery = written.get(0);
@@ -311,7 +311,7 @@ class MalformedBatchesTest {
             if (acks) {
                 server.addExtension(new AcknowledgedMessagesExtension());
             }
-            PollingClient b1 = PollingClient.connected(server, "b1");
+            ScriptedClient b1 = ScriptedClient.connected(server, "b1");
             b1.subscribe("/a");
             b1.subscribe("/a/*");
             clientId = b1.clientId();
@@ -325,7 +325,7 @@ class MalformedBatchesTest {
             connect.put(Message.CONNECTION_TYPE, "long-polling");
             connect.put(Message.ADVICE, field("timeout", 0));
             Batch batch = new Batch("b1", List.of(connect), Json.write(List.of(connect)));
-            assertAnswered(batch, PollingClient.of(server, "b1").send(batch.text()));
+            assertAnswered(batch, ScriptedClient.of(server, "b1").send(batch.text()));
         }
 
         String withClientId(Batch batch) {
@@ -334,15 +334,15 @@ class MalformedBatchesTest {
 
         /** A new client handshakes, subscribes and receives what another publishes, over long-polling and websocket. */
         void assertStillServes() {
-            PollingClient publisher = PollingClient.connected(server, "good-publisher");
-            PollingClient polling = PollingClient.connected(server, "good-polling");
+            ScriptedClient publisher = ScriptedClient.connected(server, "good-publisher");
+            ScriptedClient polling = ScriptedClient.connected(server, "good-polling");
             assertEquals(true, polling.subscribe("/good").get(Message.SUCCESSFUL));
             SocketClient socket = new SocketClient(InMemoryTransport.websocket(server), "good-socket");
             assertNotNull(socket.handshake().get(Message.CLIENT_ID));
             socket.connectNow();
             socket.subscribe("/good");
             socket.drain();
-            assertEquals(true, publisher.publish("/good", "\"still here\"").get(0).get(Message.SUCCESSFUL));
+            assertEquals(true, publisher.publishJson("/good", "\"still here\"").get(0).get(Message.SUCCESSFUL));
             List<Object> received = new ArrayList<>();
             for (Map<String, Object> message : polling.connectNow()) {
                 if ("/good".equals(message.get(Message.CHANNEL))) {

@@ -14,7 +14,7 @@ import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,9 +42,9 @@ class RecipientIsolationTest {
 
     @Test
     void anOutgoingExtensionThatEditsNestedDataEditsOnlyItsRecipientsCopy() {
-        List<PollingClient> clients = new ArrayList<>();
+        List<ScriptedClient> clients = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            PollingClient client = PollingClient.connected(server, "b" + i);
+            ScriptedClient client = ScriptedClient.connected(server, "b" + i);
             client.subscribe("/room");
             clients.add(client);
         }
@@ -61,9 +61,9 @@ class RecipientIsolationTest {
                 return true;
             }
         });
-        PollingClient publisher = PollingClient.connected(server, "p");
+        ScriptedClient publisher = ScriptedClient.connected(server, "p");
         long before = server.getStats().messagesEncoded();
-        publisher.publish("/room", "{\"text\":\"hi\",\"inner\":{\"deep\":\"as sent\"}}");
+        publisher.publishJson("/room", "{\"text\":\"hi\",\"inner\":{\"deep\":\"as sent\"}}");
         Map<String, Object> original = Map.of("text", "hi", "inner", Map.of("deep", "as sent"));
         assertEquals(original, data(clients.get(0).connectNow(), "/room"));
         assertEquals(Map.of("text", "hi", "for", "you", "inner", Map.of("deep", "changed")),
@@ -76,11 +76,11 @@ class RecipientIsolationTest {
     @Test
     void aFrozenMessageIsReadOnlyAtEveryDepth() {
         AtomicReference<Message> seen = new AtomicReference<>();
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         client.subscribe("/room");
         server.getSession(client.clientId()).addListener((ServerSession.QueueListener) (session, message) ->
                 seen.set(message));
-        PollingClient.connected(server, "p").publish("/room", "{\"inner\":{\"list\":[{\"x\":1}]}}");
+        ScriptedClient.connected(server, "p").publishJson("/room", "{\"inner\":{\"list\":[{\"x\":1}]}}");
         Message frozen = seen.get();
         @SuppressWarnings("unchecked")
         Map<String, Object> inner = (Map<String, Object>) frozen.getDataAsMap().get("inner");
@@ -96,9 +96,9 @@ class RecipientIsolationTest {
 
     @Test
     void anErrorThrownForOneRecipientDoesNotEndTheFanOutAndTheBatchIsAnswered() {
-        List<PollingClient> clients = new ArrayList<>();
+        List<ScriptedClient> clients = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            PollingClient client = PollingClient.connected(server, "b" + i);
+            ScriptedClient client = ScriptedClient.connected(server, "b" + i);
             client.subscribe("/room");
             clients.add(client);
         }
@@ -115,7 +115,7 @@ class RecipientIsolationTest {
         server.createChannelIfAbsent("/room").addListener((ServerChannel.MessageListener) (from, channel, message) -> {
             throw new AssertionError("another application bug");
         });
-        List<Map<String, Object>> reply = PollingClient.connected(server, "p").publish("/room", "\"hello\"");
+        List<Map<String, Object>> reply = ScriptedClient.connected(server, "p").publishJson("/room", "\"hello\"");
         assertEquals(true, reply.get(0).get("successful"), "the publisher is answered");
         assertEquals("hello", data(clients.get(1).connectNow(), "/room"));
         assertEquals("hello", data(clients.get(2).connectNow(), "/room"));
@@ -126,7 +126,7 @@ class RecipientIsolationTest {
         server.addService("/service/crash", (from, request, answer) -> {
             throw new StackOverflowError("deep");
         });
-        Map<String, Object> reply = PollingClient.connected(server, "b").publish("/service/crash", "1").get(0);
+        Map<String, Object> reply = ScriptedClient.connected(server, "b").publishJson("/service/crash", "1").get(0);
         assertEquals(false, reply.get("successful"));
         assertEquals("500::service_failed", reply.get("error"));
     }

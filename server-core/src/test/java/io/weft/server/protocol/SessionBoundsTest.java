@@ -11,7 +11,7 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.net.InetAddress;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -27,8 +27,8 @@ class SessionBoundsTest {
         server.close();
     }
 
-    private PollingClient client(InMemoryTransport transport, String browser) {
-        return new PollingClient(transport, browser);
+    private ScriptedClient client(InMemoryTransport transport, String browser) {
+        return new ScriptedClient(transport, browser);
     }
 
     private static InetAddress address(String literal) throws Exception {
@@ -87,10 +87,10 @@ class SessionBoundsTest {
                 .maxLiveSessionsPerBrowser(1).build(), scheduler);
         InetAddress from = address("198.51.100.1");
         InMemoryTransport polling = InMemoryTransport.polling(server).from(from);
-        PollingClient first = client(polling, "b");
+        ScriptedClient first = client(polling, "b");
         first.handshake();
         first.disconnect();
-        PollingClient second = client(polling, "b");
+        ScriptedClient second = client(polling, "b");
         assertEquals(true, second.handshake().get("successful"), "a disconnect gives the places back");
         second.connectNow();
         scheduler.advance(ServerOptions.defaults().maxInterval() + 1);
@@ -104,7 +104,7 @@ class SessionBoundsTest {
         });
         assertEquals("403::handshake_denied", client(polling, "b").handshake().get("error"));
         server.setSecurityPolicy(SecurityPolicy.DEFAULT);
-        PollingClient third = client(polling, "b");
+        ScriptedClient third = client(polling, "b");
         assertNotNull(third.handshake().get("clientId"), "an expiry and a denial give them back too");
         third.disconnect();
         assertNotNull(client(polling, "c").handshake().get("clientId"),

@@ -11,7 +11,7 @@ import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.server.testing.SocketClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class AckExtensionTest {
     private final ManualScheduler scheduler = new ManualScheduler();
     private BayeuxServer server = BayeuxServer.create(ServerOptions.defaults(), scheduler);
-    private PollingClient publisher;
+    private ScriptedClient publisher;
 
     @AfterEach
     void close() {
@@ -35,7 +35,7 @@ class AckExtensionTest {
         server.close();
         server = BayeuxServer.create(options, scheduler);
         server.addExtension(new AcknowledgedMessagesExtension());
-        publisher = PollingClient.of(server, "publisher");
+        publisher = ScriptedClient.of(server, "publisher");
         publisher.handshake();
     }
 
@@ -73,23 +73,23 @@ class AckExtensionTest {
     @Test
     void overLongPollingALostReplyIsSentAgainInOrder() {
         start(ServerOptions.defaults());
-        PollingClient client = PollingClient.of(server, "b");
+        ScriptedClient client = ScriptedClient.of(server, "b");
         Map<String, Object> handshake = client.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
                 + "\"ext\":{\"ack\":true}}]").get(0);
         assertEquals(Map.of("ack", true), handshake.get("ext"));
-        client.useClientId((String) handshake.get("clientId"));
+        client.resume((String) handshake.get("clientId"));
         client.subscribe("/x");
         App app = new App();
 
         CompletableFuture<String> first = client.sendAsync(app.connect(client.clientId(), "long-polling"));
         publish(1, 2);
-        app.take(PollingClient.await(first));
+        app.take(ScriptedClient.await(first));
         assertEquals(List.of(1, 2), app.received);
 
         CompletableFuture<String> lost = client.sendAsync(app.connect(client.clientId(), "long-polling"));
         publish(3, 4);
         assertTrue(lost.isDone(), "the reply left the server, and is lost on the way");
-        publisher.publish("/x", "5");
+        publisher.publishJson("/x", "5");
 
         app.take(client.send(app.connect(client.clientId(), "long-polling")));
         assertEquals(List.of(1, 2, 3, 4, 5), app.received);
@@ -110,15 +110,15 @@ class AckExtensionTest {
         App app = new App();
 
         socket.send(app.connect(socket.clientId(), "websocket"));
-        publisher.publish("/x", "1");
+        publisher.publishJson("/x", "1");
         app.take(socket.next());
         assertEquals(List.of(1), app.received);
 
         socket.send(app.connect(socket.clientId(), "websocket"));
-        publisher.publish("/x", "2");
+        publisher.publishJson("/x", "2");
         socket.next();
         socket.socket().close();
-        publisher.publish("/x", "3");
+        publisher.publishJson("/x", "3");
 
         SocketClient again = new SocketClient(websocket, "b");
         again.useClientId(socket.clientId());
@@ -130,13 +130,13 @@ class AckExtensionTest {
     @Test
     void unacknowledgedMessagesAreBoundedInMessagesNotBatches() {
         start(ServerOptions.builder().maxUnacknowledged(3).build());
-        PollingClient client = PollingClient.of(server, "b");
-        client.useClientId((String) client.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+        ScriptedClient client = ScriptedClient.of(server, "b");
+        client.resume((String) client.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
                 + "\"ext\":{\"ack\":true}}]").get(0).get("clientId"));
         client.subscribe("/x");
         for (int i = 0; i < 5; i++) {
-            publisher.publish("/x", String.valueOf(2 * i));
-            publisher.publish("/x", String.valueOf(2 * i + 1));
+            publisher.publishJson("/x", String.valueOf(2 * i));
+            publisher.publishJson("/x", String.valueOf(2 * i + 1));
             client.connectNow();
         }
         SessionImpl session = (SessionImpl) server.getSession(client.clientId());
@@ -147,8 +147,8 @@ class AckExtensionTest {
     @Test
     void aClientThatAlwaysAcknowledgesZeroGetsABoundedReplayWithinMaxQueue() {
         start(ServerOptions.builder().maxUnacknowledged(50).maxQueue(20).build());
-        PollingClient client = PollingClient.of(server, "b");
-        client.useClientId((String) client.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+        ScriptedClient client = ScriptedClient.of(server, "b");
+        client.resume((String) client.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
                 + "\"ext\":{\"ack\":true}}]").get(0).get("clientId"));
         client.subscribe("/x");
         String ackZero = "[{\"channel\":\"/meta/connect\",\"connectionType\":\"long-polling\",\"clientId\":\""
@@ -156,7 +156,7 @@ class AckExtensionTest {
         int largest = 0;
         for (int round = 0; round < 10; round++) {
             for (int i = 0; i < 10; i++) {
-                publisher.publish("/x", String.valueOf(round * 10 + i));
+                publisher.publishJson("/x", String.valueOf(round * 10 + i));
             }
             List<Map<String, Object>> reply = client.send(ackZero);
             largest = Math.max(largest, reply.size() - 1);
@@ -170,7 +170,7 @@ class AckExtensionTest {
     @Test
     void clientsThatDoNotAskAreUnaffected() {
         start(ServerOptions.defaults());
-        PollingClient client = PollingClient.of(server, "b");
+        ScriptedClient client = ScriptedClient.of(server, "b");
         Map<String, Object> handshake = client.handshake();
         assertFalse(handshake.containsKey("ext"));
         assertFalse(server.getSession(client.clientId()).isMetaConnectDeliveryOnly());

@@ -17,7 +17,7 @@ import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -47,24 +47,24 @@ class ApplicationErrorsTest {
 
     @Test
     void aHeldConnectIsAnsweredWhenAnOutgoingExtensionThrowsAnErrorOnTheTimerThread() {
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         server.addExtension(new Extension() {
             @Override
             public boolean outgoing(ServerSession from, ServerSession to, Message.Mutable message) {
                 throw bug();
             }
         });
-        CompletableFuture<String> held = client.connect();
+        CompletableFuture<String> held = client.heldConnect();
         assertFalse(held.isDone());
         assertDoesNotThrow(() -> scheduler.advance(OPTIONS.timeout()), "the timer's task let the Error out");
         assertTrue(held.isDone(), "the held /meta/connect was never answered");
-        assertEquals(true, PollingClient.await(held).get(0).get("successful"));
+        assertEquals(true, ScriptedClient.await(held).get(0).get("successful"));
     }
 
     @Test
     void anOutgoingExtensionThatThrowsAnErrorForOneRecipientDoesNotStopTheFanOut() {
-        PollingClient first = PollingClient.connected(server, "1");
-        PollingClient second = PollingClient.connected(server, "2");
+        ScriptedClient first = ScriptedClient.connected(server, "1");
+        ScriptedClient second = ScriptedClient.connected(server, "2");
         first.subscribe("/x");
         second.subscribe("/x");
         server.addExtension(new Extension() {
@@ -76,35 +76,35 @@ class ApplicationErrorsTest {
                 return true;
             }
         });
-        PollingClient publisher = PollingClient.connected(server, "p");
-        assertEquals(true, publisher.publish("/x", "1").get(0).get("successful"));
+        ScriptedClient publisher = ScriptedClient.connected(server, "p");
+        assertEquals(true, publisher.publishJson("/x", "1").get(0).get("successful"));
         assertEquals(List.of(1), data(second.connectNow()), "the other subscriber");
         assertEquals(List.of(1), data(first.connectNow()), "the recipient whose extension failed, as if it had returned true");
     }
 
     @Test
     void anIncomingExtensionThatThrowsAnErrorIsSkipped() {
-        PollingClient subscriber = PollingClient.connected(server, "s");
+        ScriptedClient subscriber = ScriptedClient.connected(server, "s");
         subscriber.subscribe("/x");
-        PollingClient publisher = PollingClient.connected(server, "p");
+        ScriptedClient publisher = ScriptedClient.connected(server, "p");
         server.addExtension(new Extension() {
             @Override
             public boolean incoming(ServerSession from, Message.Mutable message) {
                 throw bug();
             }
         });
-        assertEquals(true, publisher.publish("/x", "1").get(0).get("successful"));
+        assertEquals(true, publisher.publishJson("/x", "1").get(0).get("successful"));
         assertEquals(List.of(1), data(subscriber.connectNow()));
     }
 
     @Test
     void aMessageListenerThatThrowsAnErrorIsSkipped() {
-        PollingClient subscriber = PollingClient.connected(server, "s");
+        ScriptedClient subscriber = ScriptedClient.connected(server, "s");
         subscriber.subscribe("/x");
         server.getChannel("/x").addListener((ServerChannel.MessageListener) (from, channel, message) -> {
             throw bug();
         });
-        assertEquals(true, PollingClient.connected(server, "p").publish("/x", "1").get(0).get("successful"));
+        assertEquals(true, ScriptedClient.connected(server, "p").publishJson("/x", "1").get(0).get("successful"));
         assertEquals(List.of(1), data(subscriber.connectNow()));
     }
 
@@ -123,7 +123,7 @@ class ApplicationErrorsTest {
                 told.add(reason);
             }
         });
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         assertDoesNotThrow(() -> scheduler.advance(OPTIONS.interval() + OPTIONS.maxInterval() + 1),
                 "the timer's task let the Error out");
         assertNull(server.getSession(client.clientId()), "the session expired");
@@ -139,8 +139,8 @@ class ApplicationErrorsTest {
                 throw bug();
             }
         });
-        PollingClient client = PollingClient.connected(server, "b");
-        assertEquals("403::publish_denied", client.publish("/x", "1").get(0).get("error"));
+        ScriptedClient client = ScriptedClient.connected(server, "b");
+        assertEquals("403::publish_denied", client.publishJson("/x", "1").get(0).get("error"));
         assertEquals(true, client.subscribe("/x").get("successful"), "the server carries on");
     }
 
@@ -152,7 +152,7 @@ class ApplicationErrorsTest {
                 throw bug();
             });
         });
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         assertEquals("403::subscribe_denied", client.subscribe("/x").get("error"));
         assertEquals(true, client.subscribe("/y").get("successful"), "the server carries on");
         assertTrue(Authorizer.Result.deny().isDenied());
@@ -163,8 +163,8 @@ class ApplicationErrorsTest {
         server.addService("/service/broken", (from, request, answer) -> {
             throw bug();
         });
-        PollingClient client = PollingClient.connected(server, "b");
-        Map<String, Object> reply = client.publish("/service/broken", "1").get(0);
+        ScriptedClient client = ScriptedClient.connected(server, "b");
+        Map<String, Object> reply = client.publishJson("/service/broken", "1").get(0);
         assertEquals(false, reply.get("successful"));
         assertEquals("500::service_failed", reply.get("error"));
         assertEquals(true, client.subscribe("/y").get("successful"), "the server carries on");

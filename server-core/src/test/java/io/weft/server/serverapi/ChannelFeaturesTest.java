@@ -13,7 +13,7 @@ import io.weft.server.api.Promise;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -52,11 +52,11 @@ class ChannelFeaturesTest {
     @Test
     void broadcastToPublisherIsSetPerChannel() {
         server.createChannelIfAbsent("/quiet", channel -> channel.setBroadcastToPublisher(false));
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         client.subscribe("/quiet");
         client.subscribe("/loud");
-        client.publish("/quiet", "1");
-        client.publish("/loud", "2");
+        client.publishJson("/quiet", "1");
+        client.publishJson("/loud", "2");
         List<Map<String, Object>> replies = client.connectNow();
         assertEquals(List.of(), data(replies, "/quiet"));
         assertEquals(List.of(2), data(replies, "/loud"));
@@ -68,29 +68,29 @@ class ChannelFeaturesTest {
             channel.setLazy(true);
             channel.setLazyTimeout(1_000);
         });
-        PollingClient reader = PollingClient.connected(server, "r");
+        ScriptedClient reader = ScriptedClient.connected(server, "r");
         reader.subscribe("/lazy");
-        CompletableFuture<String> held = reader.connect();
-        PollingClient.connected(server, "w").publish("/lazy", "1");
+        CompletableFuture<String> held = reader.heldConnect();
+        ScriptedClient.connected(server, "w").publishJson("/lazy", "1");
         assertFalse(held.isDone());
         scheduler.advance(999);
         assertFalse(held.isDone());
         scheduler.advance(1);
-        assertEquals(List.of(1), data(PollingClient.await(held), "/lazy"));
+        assertEquals(List.of(1), data(ScriptedClient.await(held), "/lazy"));
     }
 
     @Test
     void aNonLazyMessageTakesTheLazyOnesAlong() {
         server.createChannelIfAbsent("/lazy", channel -> channel.setLazy(true));
-        PollingClient reader = PollingClient.connected(server, "r");
+        ScriptedClient reader = ScriptedClient.connected(server, "r");
         reader.subscribe("/lazy");
         reader.subscribe("/now");
-        CompletableFuture<String> held = reader.connect();
-        PollingClient writer = PollingClient.connected(server, "w");
-        writer.publish("/lazy", "1");
+        CompletableFuture<String> held = reader.heldConnect();
+        ScriptedClient writer = ScriptedClient.connected(server, "w");
+        writer.publishJson("/lazy", "1");
         assertFalse(held.isDone());
-        writer.publish("/now", "2");
-        List<Map<String, Object>> replies = PollingClient.await(held);
+        writer.publishJson("/now", "2");
+        List<Map<String, Object>> replies = ScriptedClient.await(held);
         assertEquals(List.of(1), data(replies, "/lazy"));
         assertEquals(List.of(2), data(replies, "/now"));
     }
@@ -109,7 +109,7 @@ class ChannelFeaturesTest {
                     message.setData("[server] " + message.getData());
                     return true;
                 }));
-        PollingClient reader = PollingClient.connected(server, "r");
+        ScriptedClient reader = ScriptedClient.connected(server, "r");
         reader.subscribe("/news");
         AtomicReference<Boolean> delivered = new AtomicReference<>();
         news.publish(null, "hello", Promise.from(delivered::set, x -> { }));

@@ -12,7 +12,7 @@ import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -55,12 +55,12 @@ class ExtensionsTest {
     void extensionsRunInOneFixedOrder() {
         server.addExtension(recording("server1"));
         server.addExtension(recording("server2"));
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         client.subscribe("/x");
         ServerSession session = server.getSession(client.clientId());
         session.addExtension(recording("session1"));
         session.addExtension(recording("session2"));
-        client.publish("/x", "1");
+        client.publishJson("/x", "1");
         assertEquals(List.of("server1 in", "server2 in", "session1 in", "session2 in",
                 "session2 out", "session1 out", "server2 out", "server1 out"), order);
     }
@@ -73,16 +73,16 @@ class ExtensionsTest {
                 return !"/forbidden".equals(message.getChannel());
             }
         });
-        assertEquals("404::message_deleted", PollingClient.connected(server, "a").publish("/forbidden", "1").get(0).get("error"));
+        assertEquals("404::message_deleted", ScriptedClient.connected(server, "a").publishJson("/forbidden", "1").get(0).get("error"));
     }
 
     @Test
     void anOutgoingChangeIsThisRecipientsOwnAndTheSharedCopyIsEncodedOnce() {
-        PollingClient plain = PollingClient.connected(server, "plain");
+        ScriptedClient plain = ScriptedClient.connected(server, "plain");
         plain.subscribe("/x");
-        PollingClient tagged = PollingClient.connected(server, "tagged");
+        ScriptedClient tagged = ScriptedClient.connected(server, "tagged");
         tagged.subscribe("/x");
-        PollingClient plain2 = PollingClient.connected(server, "plain2");
+        ScriptedClient plain2 = ScriptedClient.connected(server, "plain2");
         plain2.subscribe("/x");
         server.getSession(tagged.clientId()).addExtension(new Extension() {
             @Override
@@ -94,7 +94,7 @@ class ExtensionsTest {
             }
         });
         long before = server.getStats().messagesEncoded();
-        PollingClient.connected(server, "w").publish("/x", "\"original\"");
+        ScriptedClient.connected(server, "w").publishJson("/x", "\"original\"");
         assertEquals(List.of("original"), data(plain.connectNow(), "/x"));
         assertEquals(List.of("changed for tagged"), data(tagged.connectNow(), "/x"));
         assertEquals(List.of("original"), data(plain2.connectNow(), "/x"));
@@ -106,7 +106,7 @@ class ExtensionsTest {
 
     @Test
     void anOutgoingExtensionCanDropAMessageForOneRecipient() {
-        PollingClient reader = PollingClient.connected(server, "r");
+        ScriptedClient reader = ScriptedClient.connected(server, "r");
         reader.subscribe("/x");
         server.getSession(reader.clientId()).addExtension(new Extension() {
             @Override
@@ -114,7 +114,7 @@ class ExtensionsTest {
                 return message.isMeta();
             }
         });
-        PollingClient.connected(server, "w").publish("/x", "1");
+        ScriptedClient.connected(server, "w").publishJson("/x", "1");
         assertEquals(List.of(), data(reader.connectNow(), "/x"));
     }
 
@@ -134,9 +134,9 @@ class ExtensionsTest {
                 throw new IllegalStateException("extension bug");
             }
         });
-        PollingClient reader = PollingClient.connected(server, "r");
+        ScriptedClient reader = ScriptedClient.connected(server, "r");
         reader.subscribe("/x");
-        assertEquals(true, PollingClient.connected(server, "w").publish("/x", "1").get(0).get("successful"));
+        assertEquals(true, ScriptedClient.connected(server, "w").publishJson("/x", "1").get(0).get("successful"));
         assertEquals(List.of(1), data(reader.connectNow(), "/x"));
     }
 
@@ -153,12 +153,12 @@ class ExtensionsTest {
                 }
             }
         });
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         CompletableFuture<String> reply = client.sendAsync("[{\"channel\":\"/x\",\"data\":1,\"clientId\":\""
                 + client.clientId() + "\"}]");
         assertFalse(reply.isDone());
         waiting.get().succeed(false);
-        assertEquals("404::message_deleted", PollingClient.await(reply).get(0).get("error"));
+        assertEquals("404::message_deleted", ScriptedClient.await(reply).get(0).get("error"));
     }
 
     @Test
@@ -174,7 +174,7 @@ class ExtensionsTest {
                 return true;
             }
         });
-        PollingClient client = PollingClient.of(server, "a");
+        ScriptedClient client = ScriptedClient.of(server, "a");
         Map<String, Object> reply = client.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
                 + "\"ext\":{\"token\":\"t1\"}}]").get(0);
         assertEquals("t1", seen.get());

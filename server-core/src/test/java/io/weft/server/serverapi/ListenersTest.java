@@ -14,7 +14,7 @@ import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -51,8 +51,8 @@ class ListenersTest {
                 events.add("removed " + reason);
             }
         });
-        PollingClient.connected(server, "a").disconnect();
-        PollingClient.connected(server, "b");
+        ScriptedClient.connected(server, "a").disconnect();
+        ScriptedClient.connected(server, "b");
         scheduler.advance(10_000);
         assertEquals(List.of("added /meta/handshake", "removed DISCONNECTED", "added /meta/handshake",
                 "removed TIMED_OUT"), events);
@@ -71,7 +71,7 @@ class ListenersTest {
                 events.add("removed " + channel);
             }
         });
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         client.subscribe("/news/sport");
         client.unsubscribe("/news/sport");
         for (int i = 0; i < 10; i++) {
@@ -105,7 +105,7 @@ class ListenersTest {
                 events.add("channel unsubscribed");
             }
         }));
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         client.subscribe("/room");
         client.unsubscribe("/room");
         client.subscribe("/room");
@@ -119,11 +119,11 @@ class ListenersTest {
     void aMessageListenerCanVetoAndThePublisherIsTold() {
         server.createChannelIfAbsent("/chat", channel -> channel.addListener(
                 (ServerChannel.MessageListener) (from, c, message) -> !"spam".equals(message.getData())));
-        PollingClient reader = PollingClient.connected(server, "r");
+        ScriptedClient reader = ScriptedClient.connected(server, "r");
         reader.subscribe("/chat");
-        PollingClient writer = PollingClient.connected(server, "w");
-        assertEquals("404::message_deleted", writer.publish("/chat", "\"spam\"").get(0).get("error"));
-        assertEquals(true, writer.publish("/chat", "\"ham\"").get(0).get("successful"));
+        ScriptedClient writer = ScriptedClient.connected(server, "w");
+        assertEquals("404::message_deleted", writer.publishJson("/chat", "\"spam\"").get(0).get("error"));
+        assertEquals(true, writer.publishJson("/chat", "\"ham\"").get(0).get("successful"));
         assertEquals(List.of("ham"), data(reader.connectNow(), "/chat"));
     }
 
@@ -135,9 +135,9 @@ class ListenersTest {
                             from == null ? "server" : "client", "seenOn", c.getId()));
                     return true;
                 }));
-        PollingClient reader = PollingClient.connected(server, "r");
+        ScriptedClient reader = ScriptedClient.connected(server, "r");
         reader.subscribe("/chat/room");
-        PollingClient.connected(server, "w").publish("/chat/room", "{\"text\":\"hi\"}");
+        ScriptedClient.connected(server, "w").publishJson("/chat/room", "{\"text\":\"hi\"}");
         assertEquals(List.of(Map.of("text", "hi", "from", "client", "seenOn", "/chat/**")),
                 data(reader.connectNow(), "/chat/room"));
     }
@@ -147,14 +147,14 @@ class ListenersTest {
         AtomicReference<Promise<Boolean>> waiting = new AtomicReference<>();
         server.createChannelIfAbsent("/slow", channel -> channel.addListener(
                 (ServerChannel.AsyncMessageListener) (from, c, message, proceed) -> waiting.set(proceed)));
-        PollingClient reader = PollingClient.connected(server, "r");
+        ScriptedClient reader = ScriptedClient.connected(server, "r");
         reader.subscribe("/slow");
-        PollingClient writer = PollingClient.connected(server, "w");
+        ScriptedClient writer = ScriptedClient.connected(server, "w");
         CompletableFuture<String> reply = writer.sendAsync("[{\"channel\":\"/slow\",\"data\":1,\"clientId\":\""
                 + writer.clientId() + "\"}]");
         assertFalse(reply.isDone());
         waiting.get().succeed(true);
-        assertEquals(true, PollingClient.await(reply).get(0).get("successful"));
+        assertEquals(true, ScriptedClient.await(reply).get(0).get("successful"));
         assertEquals(List.of(1), data(reader.connectNow(), "/slow"));
     }
 
@@ -163,16 +163,16 @@ class ListenersTest {
         server.close();
         BayeuxServer small = BayeuxServer.create(ServerOptions.builder().maxQueue(2).build(), scheduler);
         try {
-            PollingClient reader = PollingClient.of(small, "r");
+            ScriptedClient reader = ScriptedClient.of(small, "r");
             reader.handshake();
             reader.subscribe("/q");
             ServerSession session = small.getSession(reader.clientId());
             session.addListener((ServerSession.QueueListener) (s, m) -> events.add("queued " + m.getData()));
             session.addListener((ServerSession.QueueFullListener) (s, m) -> events.add("full " + m.getData()));
-            PollingClient writer = PollingClient.of(small, "w");
+            ScriptedClient writer = ScriptedClient.of(small, "w");
             writer.handshake();
             for (int i = 1; i <= 3; i++) {
-                writer.publish("/q", String.valueOf(i));
+                writer.publishJson("/q", String.valueOf(i));
             }
             assertEquals(List.of("queued 1", "queued 2", "full 3", "queued 3"), events);
         } finally {
@@ -197,9 +197,9 @@ class ListenersTest {
                 return true;
             });
         });
-        PollingClient reader = PollingClient.connected(server, "r");
+        ScriptedClient reader = ScriptedClient.connected(server, "r");
         reader.subscribe("/t");
-        assertEquals(true, PollingClient.connected(server, "w").publish("/t", "1").get(0).get("successful"));
+        assertEquals(true, ScriptedClient.connected(server, "w").publishJson("/t", "1").get(0).get("successful"));
         assertEquals(List.of(1), data(reader.connectNow(), "/t"));
         assertEquals(List.of("second listener ran"), events);
         assertTrue(server.getSession(reader.clientId()).isConnected());
@@ -207,7 +207,7 @@ class ListenersTest {
 
     @Test
     void aSessionRemovedListenerIsToldOnce() {
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         ServerSession session = server.getSession(client.clientId());
         session.addListener((ServerSession.RemovedListener) (s, reason) -> events.add("removed " + reason));
         session.disconnect();

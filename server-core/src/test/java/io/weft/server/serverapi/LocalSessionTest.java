@@ -15,7 +15,7 @@ import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
@@ -40,10 +40,10 @@ class LocalSessionTest {
         List<Object> heard = new CopyOnWriteArrayList<>();
         bot.subscribe("/chat/*", message -> heard.add(message.getData()));
 
-        PollingClient human = PollingClient.of(server, "h");
+        ScriptedClient human = ScriptedClient.of(server, "h");
         human.handshake();
         human.subscribe("/chat/room");
-        human.publish("/chat/room", "\"hello bot\"");
+        human.publishJson("/chat/room", "\"hello bot\"");
         assertEquals(List.of("hello bot"), heard);
 
         AtomicReference<Message> reply = new AtomicReference<>();

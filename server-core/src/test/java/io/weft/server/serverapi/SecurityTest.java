@@ -15,7 +15,7 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
@@ -39,7 +39,7 @@ class SecurityTest {
                 return false;
             }
         });
-        PollingClient forger = new PollingClient(InMemoryTransport.of(server, "local", false), "forger");
+        ScriptedClient forger = new ScriptedClient(InMemoryTransport.of(server, "local", false), "forger");
         Map<String, Object> reply = forger.handshake();
         assertEquals(false, reply.get("successful"), "only newLocalSession() makes a local session: " + reply);
         assertEquals("403::handshake_denied", reply.get("error"));
@@ -55,10 +55,10 @@ class SecurityTest {
                 Authorizer.Result.grant());
         server.createChannelIfAbsent("/members/vip").addAuthorizer((op, channel, session, message) ->
                 op == Authorizer.Operation.PUBLISH ? Authorizer.Result.deny("vip only") : Authorizer.Result.ignore());
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         assertEquals(true, client.subscribe("/members/vip").get("successful"));
-        assertEquals("403:vip only:publish_denied", client.publish("/members/vip", "1").get(0).get("error"));
-        assertEquals(true, client.publish("/members/lounge", "1").get(0).get("successful"));
+        assertEquals("403:vip only:publish_denied", client.publishJson("/members/vip", "1").get(0).get("error"));
+        assertEquals(true, client.publishJson("/members/lounge", "1").get(0).get("successful"));
     }
 
     @Test
@@ -66,7 +66,7 @@ class SecurityTest {
         server.createChannelIfAbsent("/closed/*").addAuthorizer((op, channel, session, message) ->
                 Authorizer.Result.ignore());
         server.createChannelIfAbsent("/closed/x", channel -> channel.setPersistent(true));
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         assertEquals("403::subscribe_denied", client.subscribe("/closed/x").get("error"));
         assertEquals("403::create_denied", client.subscribe("/closed/y").get("error"), "creating is asked first");
         assertEquals(true, client.subscribe("/open/x").get("successful"), "no authorizers: the policy decides");
@@ -81,7 +81,7 @@ class SecurityTest {
             }
         });
         server.createChannelIfAbsent("/existing", channel -> channel.setPersistent(true));
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         assertEquals("403::create_denied", client.subscribe("/new").get("error"));
         assertEquals(true, client.subscribe("/existing").get("successful"));
     }
@@ -91,7 +91,7 @@ class SecurityTest {
         server.createChannelIfAbsent("/buggy").addAuthorizer((op, channel, session, message) -> {
             throw new IllegalStateException("authorizer bug");
         });
-        assertEquals("403::subscribe_denied", PollingClient.connected(server, "a").subscribe("/buggy").get("error"));
+        assertEquals("403::subscribe_denied", ScriptedClient.connected(server, "a").subscribe("/buggy").get("error"));
     }
 
     @Test
@@ -103,10 +103,10 @@ class SecurityTest {
                 waiting.set(answer);
             }
         });
-        PollingClient client = PollingClient.of(server, "a");
+        ScriptedClient client = ScriptedClient.of(server, "a");
         CompletableFuture<String> reply = client.sendAsync("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\"}]");
         assertFalse(reply.isDone());
         waiting.get().succeed(true);
-        assertEquals(true, PollingClient.await(reply).get(0).get("successful"));
+        assertEquals(true, ScriptedClient.await(reply).get(0).get("successful"));
     }
 }

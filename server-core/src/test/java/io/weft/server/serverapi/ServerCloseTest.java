@@ -10,7 +10,7 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.server.testing.SocketClient;
 import java.util.List;
 import java.util.Map;
@@ -31,12 +31,12 @@ class ServerCloseTest {
 
     @Test
     void aHeldLongPollIsAnsweredWithReconnectHandshake() {
-        PollingClient client = PollingClient.connected(server, "b");
-        CompletableFuture<String> held = client.connect();
+        ScriptedClient client = ScriptedClient.connected(server, "b");
+        CompletableFuture<String> held = client.heldConnect();
         assertFalse(held.isDone());
         server.close();
         assertTrue(held.isDone(), "the held /meta/connect is answered when the server closes");
-        assertEquals("handshake", reconnect(connectReply(PollingClient.await(held))));
+        assertEquals("handshake", reconnect(connectReply(ScriptedClient.await(held))));
     }
 
     @Test
@@ -60,7 +60,7 @@ class ServerCloseTest {
             }
         });
         for (String browser : List.of("a", "b", "c")) {
-            PollingClient.connected(server, browser).connect();
+            ScriptedClient.connected(server, browser).heldConnect();
         }
         server.close();
         server.close();
@@ -72,7 +72,7 @@ class ServerCloseTest {
     @Test
     void aHandshakeAfterCloseIsRefusedWithServerClosing() {
         server.close();
-        Map<String, Object> reply = PollingClient.of(server, "late").handshake();
+        Map<String, Object> reply = ScriptedClient.of(server, "late").handshake();
         assertEquals(false, reply.get("successful"));
         assertEquals("503::server_closing", reply.get("error"));
         assertTrue(server.getSessions().isEmpty(), "no session is created by a closed server");
@@ -80,7 +80,7 @@ class ServerCloseTest {
 
     @Test
     void aClientOfAClosedServerIsToldToHandshake() {
-        PollingClient client = PollingClient.connected(server, "b");
+        ScriptedClient client = ScriptedClient.connected(server, "b");
         server.close();
         Map<String, Object> reply = client.connectNow().get(0);
         assertEquals(false, reply.get("successful"));
@@ -89,9 +89,9 @@ class ServerCloseTest {
 
     @Test
     void nothingIsLeftScheduledOnceClosed() {
-        PollingClient polling = PollingClient.connected(server, "a");
+        ScriptedClient polling = ScriptedClient.connected(server, "a");
         polling.subscribe("/x");
-        polling.connect();
+        polling.heldConnect();
         SocketClient socket = new SocketClient(InMemoryTransport.websocket(server), "b");
         socket.handshake();
         socket.connect();

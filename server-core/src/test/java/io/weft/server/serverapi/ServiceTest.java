@@ -10,7 +10,7 @@ import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.Service;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -32,8 +32,8 @@ class ServiceTest {
     void theCallerGetsTheAnswerAndNobodyElse() {
         server.addService("/service/echo", Service.of((from, request) -> Map.of("echo", request.getData(),
                 "caller", from.getId())));
-        PollingClient caller = PollingClient.connected(server, "c");
-        PollingClient bystander = PollingClient.connected(server, "b");
+        ScriptedClient caller = ScriptedClient.connected(server, "c");
+        ScriptedClient bystander = ScriptedClient.connected(server, "b");
         bystander.send("[{\"channel\":\"/meta/subscribe\",\"clientId\":\"" + bystander.clientId()
                 + "\",\"subscription\":[\"/service/echo\",\"/**\"]}]");
         Map<String, Object> reply = caller.send("[{\"channel\":\"/service/echo\",\"id\":\"7\",\"data\":\"ping\","
@@ -47,12 +47,12 @@ class ServiceTest {
     void aServiceMayAnswerLater() {
         AtomicReference<Promise<Object>> pending = new AtomicReference<>();
         server.addService("/service/slow", (from, request, answer) -> pending.set(answer));
-        PollingClient caller = PollingClient.connected(server, "c");
+        ScriptedClient caller = ScriptedClient.connected(server, "c");
         CompletableFuture<String> reply = caller.sendAsync("[{\"channel\":\"/service/slow\",\"data\":1,"
                 + "\"clientId\":\"" + caller.clientId() + "\"}]");
         assertFalse(reply.isDone());
         pending.get().succeed("done");
-        assertEquals("done", PollingClient.await(reply).get(0).get("data"));
+        assertEquals("done", ScriptedClient.await(reply).get(0).get("data"));
     }
 
     @Test
@@ -60,7 +60,7 @@ class ServiceTest {
         server.addService("/service/broken", (from, request, answer) -> {
             throw new IllegalStateException("secret internals");
         });
-        Map<String, Object> reply = PollingClient.connected(server, "c").publish("/service/broken", "1").get(0);
+        Map<String, Object> reply = ScriptedClient.connected(server, "c").publishJson("/service/broken", "1").get(0);
         assertEquals("500::service_failed", reply.get("error"));
         assertFalse(reply.toString().contains("secret"));
     }

@@ -13,7 +13,7 @@ import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,8 +34,8 @@ class SessionFeaturesTest {
     void deliverReachesOneSessionSkippingChannelListenersButNotExtensions() {
         server.createChannelIfAbsent("/private", channel -> channel.addListener(
                 (ServerChannel.MessageListener) (from, c, message) -> false));
-        PollingClient alice = PollingClient.connected(server, "a");
-        PollingClient bob = PollingClient.connected(server, "b");
+        ScriptedClient alice = ScriptedClient.connected(server, "a");
+        ScriptedClient bob = ScriptedClient.connected(server, "b");
         bob.subscribe("/private");
         ServerSession session = server.getSession(alice.clientId());
         session.addExtension(new Extension() {
@@ -54,7 +54,7 @@ class SessionFeaturesTest {
 
     @Test
     void attributesBelongToTheSession() {
-        ServerSession session = server.getSession(PollingClient.connected(server, "a").clientId());
+        ServerSession session = server.getSession(ScriptedClient.connected(server, "a").clientId());
         session.setAttribute("user", "alice");
         assertEquals("alice", session.getAttribute("user"));
         assertEquals(Set.of("user"), session.getAttributeNames());
@@ -65,14 +65,14 @@ class SessionFeaturesTest {
 
     @Test
     void perSessionTimingIsAdvisedAndApplied() {
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         ServerSession session = server.getSession(client.clientId());
         session.setTimeout(5_000);
         session.setInterval(1_000);
         session.setMaxInterval(2_000);
-        CompletableFuture<String> held = client.connect();
+        CompletableFuture<String> held = client.heldConnect();
         scheduler.advance(5_000);
-        Map<?, ?> advice = (Map<?, ?>) PollingClient.await(held).get(0).get("advice");
+        Map<?, ?> advice = (Map<?, ?>) ScriptedClient.await(held).get(0).get("advice");
         assertEquals(Map.of("reconnect", "retry", "interval", 1000, "timeout", 5000), advice);
         scheduler.advance(2_999);
         assertNotNull(server.getSession(client.clientId()));
@@ -82,20 +82,20 @@ class SessionFeaturesTest {
 
     @Test
     void aBatchOfDeliveriesWakesAHeldConnectOnce() {
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         ServerSession session = server.getSession(client.clientId());
-        CompletableFuture<String> held = client.connect();
+        CompletableFuture<String> held = client.heldConnect();
         session.batch(() -> {
             session.deliver(null, "/x", 1);
             session.deliver(null, "/x", 2);
             assertTrue(!held.isDone(), "still held inside the batch");
         });
-        assertEquals(List.of(1, 2), data(PollingClient.await(held), "/x"));
+        assertEquals(List.of(1, 2), data(ScriptedClient.await(held), "/x"));
     }
 
     @Test
     void aClientBetweenPollsLearnsOfAServerDisconnectOnItsNextRequest() {
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         server.getSession(client.clientId()).disconnect();
         Map<String, Object> reply = client.connectNow().get(0);
         assertEquals("402::session_unknown", reply.get("error"));
@@ -105,7 +105,7 @@ class SessionFeaturesTest {
 
     @Test
     void aServerDisconnectIsForgottenAfterMaxInterval() {
-        PollingClient client = PollingClient.connected(server, "a");
+        ScriptedClient client = ScriptedClient.connected(server, "a");
         server.getSession(client.clientId()).disconnect();
         scheduler.advance(10_000);
         assertEquals("handshake", ((Map<?, ?>) client.connectNow().get(0).get("advice")).get("reconnect"));
@@ -113,10 +113,10 @@ class SessionFeaturesTest {
 
     @Test
     void serverSideDisconnectTellsAHeldPoll() {
-        PollingClient client = PollingClient.connected(server, "a");
-        CompletableFuture<String> held = client.connect();
+        ScriptedClient client = ScriptedClient.connected(server, "a");
+        CompletableFuture<String> held = client.heldConnect();
         server.getSession(client.clientId()).disconnect();
-        List<Map<String, Object>> replies = PollingClient.await(held);
+        List<Map<String, Object>> replies = ScriptedClient.await(held);
         assertEquals("/meta/disconnect", replies.get(0).get("channel"));
         assertEquals("none", ((Map<?, ?>) replies.get(1).get("advice")).get("reconnect"));
     }

@@ -8,7 +8,7 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.ext.TimestampExtension;
 import io.weft.server.ext.TimesyncExtension;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -30,11 +30,11 @@ class ShippedExtensionsTest {
     void timesyncAnswersWithArrivalAndProcessingTime() {
         AtomicLong clock = new AtomicLong(1_000_000);
         server.addExtension(new TimesyncExtension(clock::get));
-        PollingClient client = PollingClient.of(server, "a");
+        ScriptedClient client = ScriptedClient.of(server, "a");
         Map<String, Object> handshake = client.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
                 + "\"ext\":{\"timesync\":{\"tc\":999900,\"l\":0,\"o\":0}}}]").get(0);
         assertEquals(Map.of("timesync", Map.of("tc", 999900, "ts", 1000000, "p", 0, "a", -100)), handshake.get("ext"));
-        client.useClientId((String) handshake.get("clientId"));
+        client.resume((String) handshake.get("clientId"));
         client.connectNow();
 
         CompletableFuture<String> held = client.sendAsync("[{\"channel\":\"/meta/connect\",\"clientId\":\""
@@ -42,7 +42,7 @@ class ShippedExtensionsTest {
                 + "\"ext\":{\"timesync\":{\"tc\":1000010,\"l\":50,\"o\":40}}}]");
         clock.addAndGet(20_000);
         scheduler.advance(20_000);
-        Map<?, ?> sync = (Map<?, ?>) ((Map<?, ?>) PollingClient.await(held).get(0).get("ext")).get("timesync");
+        Map<?, ?> sync = (Map<?, ?>) ((Map<?, ?>) ScriptedClient.await(held).get(0).get("ext")).get("timesync");
         assertEquals(1000010, sync.get("tc"));
         assertEquals(1000000, sync.get("ts"));
         assertEquals(20000, sync.get("p"), "the hold is processing time, not network lag");
@@ -52,19 +52,19 @@ class ShippedExtensionsTest {
     @Test
     void timesyncLeavesOtherClientsAlone() {
         server.addExtension(new TimesyncExtension());
-        PollingClient client = PollingClient.of(server, "a");
+        ScriptedClient client = ScriptedClient.of(server, "a");
         assertFalse(client.handshake().containsKey("ext"));
     }
 
     @Test
     void timestampStampsRepliesAndBroadcastsOnce() {
         server.addExtension(new TimestampExtension(() -> Instant.parse("2026-11-22T13:05:00Z")));
-        PollingClient reader = PollingClient.of(server, "r");
+        ScriptedClient reader = ScriptedClient.of(server, "r");
         assertEquals("Sun, 22 Nov 2026 13:05:00 GMT", reader.handshake().get("timestamp"));
         reader.subscribe("/x");
-        PollingClient writer = PollingClient.of(server, "w");
+        ScriptedClient writer = ScriptedClient.of(server, "w");
         writer.handshake();
-        writer.publish("/x", "1");
+        writer.publishJson("/x", "1");
         List<Map<String, Object>> replies = reader.connectNow();
         assertEquals("Sun, 22 Nov 2026 13:05:00 GMT", replies.get(0).get("timestamp"));
         assertEquals(1, replies.get(0).get("data"));

@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Limit;
+import io.weft.server.api.Message;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerOptions;
-import io.weft.server.api.ServerStats;
 import io.weft.server.api.ServerSession;
-import io.weft.server.api.Message;
+import io.weft.server.api.ServerStats;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.ManualScheduler;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.server.testing.SocketClient;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -84,17 +84,17 @@ class StatsTest {
     @Test
     void aConversationOverLongPollingMovesEachCounterByWhatItDid() {
         server = BayeuxServer.create(ServerOptions.defaults(), scheduler);
-        PollingClient alice = PollingClient.connected(server, "alice");
+        ScriptedClient alice = ScriptedClient.connected(server, "alice");
         alice.subscribe("/news");
-        var held = alice.connect();
-        PollingClient bob = PollingClient.connected(server, "bob");
+        var held = alice.heldConnect();
+        ScriptedClient bob = ScriptedClient.connected(server, "bob");
 
         ServerStats before = server.getStats();
         assertEquals(Map.of("long-polling", 2), before.sessionsByConnectionType());
         assertEquals(1, before.heldConnects());
 
-        bob.publish("/news", "\"extra\"");
-        PollingClient.await(held);
+        bob.publishJson("/news", "\"extra\"");
+        ScriptedClient.await(held);
 
         ServerStats stats = server.getStats();
         long responsesWritten = alice.bytesReceived() + bob.bytesReceived();
@@ -112,11 +112,11 @@ class StatsTest {
     void slowConsumersAndDroppedMessagesAreCounted() {
         server = BayeuxServer.create(ServerOptions.builder().maxQueue(2)
                 .queueOverflow(ServerOptions.OverflowPolicy.DISCONNECT).build(), scheduler);
-        PollingClient slow = PollingClient.connected(server, "slow");
+        ScriptedClient slow = ScriptedClient.connected(server, "slow");
         slow.subscribe("/flood");
-        PollingClient publisher = PollingClient.connected(server, "publisher");
+        ScriptedClient publisher = ScriptedClient.connected(server, "publisher");
         for (int i = 0; i < 3; i++) {
-            publisher.publish("/flood", String.valueOf(i));
+            publisher.publishJson("/flood", String.valueOf(i));
         }
 
         ServerStats stats = server.getStats();

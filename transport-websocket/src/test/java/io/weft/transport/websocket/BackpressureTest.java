@@ -11,6 +11,7 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.transport.websocket.PlainWebSocket.Frame;
 import jakarta.websocket.CloseReason.CloseCodes;
 import java.io.IOException;

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.testing.Inbox;
 import io.weft.server.testing.Json;
+import io.weft.server.testing.ScriptedClient;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

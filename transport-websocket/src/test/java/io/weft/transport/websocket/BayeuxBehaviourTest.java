@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.testing.Await;
+import io.weft.server.testing.Inbox;
+import io.weft.server.testing.ScriptedClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

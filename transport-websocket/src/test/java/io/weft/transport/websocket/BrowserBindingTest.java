@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ClientRequest;
+import io.weft.server.testing.ScriptedClient;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;

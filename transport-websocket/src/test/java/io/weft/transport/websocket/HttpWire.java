@@ -1,11 +1,14 @@
 package io.weft.transport.websocket;
 
+import io.weft.server.testing.Inbox;
 import io.weft.server.testing.Json;
+import io.weft.server.testing.Wire;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -49,6 +52,16 @@ final class HttpWire implements Wire {
 
     @Override
     public void send(String batch) {
+        request(batch).thenAccept(answer -> {
+            List<Map<String, Object>> received = Json.array(answer);
+            listeners.forEach(listener -> listener.accept(received));
+            inbox.add(received);
+        });
+    }
+
+    /** One request; completes with the JSON of a 200 response, or fails with the status or the failure. */
+    @Override
+    public CompletableFuture<String> request(String batch) {
         Request request = jsonp
                 ? http.newRequest(uri).method(HttpMethod.GET).param("jsonp", CALLBACK).param("message", batch)
                 : http.newRequest(uri).method(HttpMethod.POST)
@@ -56,18 +69,22 @@ final class HttpWire implements Wire {
         if (cookie != null) {
             request.headers(headers -> headers.put(HttpHeader.COOKIE, cookie));
         }
+        CompletableFuture<String> answer = new CompletableFuture<>();
         inFlight.add(request);
         request.send(new BufferingResponseListener() {
             @Override
             public void onComplete(Result result) {
                 inFlight.remove(request);
-                if (result.isSucceeded() && result.getResponse().getStatus() == 200) {
-                    List<Map<String, Object>> received = Json.array(unwrap(getContentAsString(StandardCharsets.UTF_8)));
-                    listeners.forEach(listener -> listener.accept(received));
-                    inbox.add(received);
+                if (!result.isSucceeded()) {
+                    answer.completeExceptionally(result.getFailure());
+                } else if (result.getResponse().getStatus() != 200) {
+                    answer.completeExceptionally(new AssertionError("HTTP " + result.getResponse().getStatus()));
+                } else {
+                    answer.complete(unwrap(getContentAsString(StandardCharsets.UTF_8)));
                 }
             }
         });
+        return answer;
     }
 
     /** The JSON of a response body: as it is, or what a JSONP body passes to the callback. */

@@ -1,6 +1,8 @@
 package io.weft.transport.websocket;
 
+import io.weft.server.testing.Inbox;
 import io.weft.server.testing.Json;
+import io.weft.server.testing.Wire;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;

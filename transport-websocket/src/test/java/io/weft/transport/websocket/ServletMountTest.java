@@ -10,7 +10,7 @@ import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.Json;
-import io.weft.server.testing.PollingClient;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.transport.websocket.examples.WarListener;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -140,7 +140,7 @@ class ServletMountTest {
             assertEquals(1, warnings.size(), warnings.toString());
             assertTrue(warnings.get(0).contains("ee11-websocket-jakarta"), warnings.get(0));
         }
-        Map<String, Object> handshake = new PollingClient(InMemoryTransport.polling(bayeux()), "b").handshake();
+        Map<String, Object> handshake = new ScriptedClient(InMemoryTransport.polling(bayeux()), "b").handshake();
         assertFalse(((List<?>) handshake.get("supportedConnectionTypes")).contains("websocket"), handshake.toString());
         ContentResponse response = clients.http().GET(uri("http"));
         assertEquals("long-polling answers here", response.getContentAsString());

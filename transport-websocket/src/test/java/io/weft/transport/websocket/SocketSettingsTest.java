@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
+import io.weft.server.testing.Inbox;
 import io.weft.server.testing.Json;
+import io.weft.server.testing.ScriptedClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -10,6 +10,7 @@ import io.weft.server.api.ServerSession;
 import io.weft.server.api.ServerStats;
 import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
+import io.weft.server.testing.ScriptedClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -12,6 +12,7 @@ import io.weft.server.api.Message;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerSession;
 import io.weft.server.testing.Await;
+import io.weft.server.testing.ScriptedClient;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;

@@ -1,5 +1,6 @@
 package io.weft.transport.websocket;
 
+import io.weft.server.testing.Wire;
 /** The transports the shared behaviour suite runs over. */
 enum TransportKind {
     WEBSOCKET("websocket") {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.Await;
+import io.weft.server.testing.ScriptedClient;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;

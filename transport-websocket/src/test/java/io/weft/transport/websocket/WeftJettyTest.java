@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.Json;
+import io.weft.server.testing.ScriptedClient;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

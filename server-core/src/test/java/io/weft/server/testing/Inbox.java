@@ -1,4 +1,4 @@
-package io.weft.transport.websocket;
+package io.weft.server.testing;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -7,16 +7,16 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /** Messages a test client has received and not yet taken; tests wait on a condition, never on a sleep. */
-final class Inbox {
+public final class Inbox {
     private final List<Map<String, Object>> messages = new ArrayList<>();
 
-    synchronized void add(List<Map<String, Object>> received) {
+    public synchronized void add(List<Map<String, Object>> received) {
         messages.addAll(received);
         notifyAll();
     }
 
     /** Takes the first message that matches, waiting up to {@code seconds}; fails the test if none comes. */
-    Map<String, Object> take(Predicate<Map<String, Object>> match, long seconds, String what) {
+    public Map<String, Object> take(Predicate<Map<String, Object>> match, long seconds, String what) {
         Map<String, Object> found = poll(match, seconds);
         if (found == null) {
             throw new AssertionError("no " + what + " within " + seconds + " s; received: " + snapshot());
@@ -25,7 +25,7 @@ final class Inbox {
     }
 
     /** Takes the first message that matches, waiting up to {@code seconds}; null if none comes. */
-    synchronized Map<String, Object> poll(Predicate<Map<String, Object>> match, long seconds) {
+    public synchronized Map<String, Object> poll(Predicate<Map<String, Object>> match, long seconds) {
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (true) {
             for (Iterator<Map<String, Object>> it = messages.iterator(); it.hasNext(); ) {
@@ -48,16 +48,16 @@ final class Inbox {
         }
     }
 
-    synchronized List<Map<String, Object>> snapshot() {
+    public synchronized List<Map<String, Object>> snapshot() {
         return List.copyOf(messages);
     }
 
-    static Predicate<Map<String, Object>> channel(String channel) {
+    public static Predicate<Map<String, Object>> channel(String channel) {
         return message -> channel.equals(message.get("channel"));
     }
 
     /** The reply to the message with this id: a delivery of a client's own publish carries its id too, not this. */
-    static Predicate<Map<String, Object>> reply(String channel, String id) {
+    public static Predicate<Map<String, Object>> reply(String channel, String id) {
         return message -> channel.equals(message.get("channel")) && id.equals(String.valueOf(message.get("id")))
                 && message.containsKey("successful");
     }
