@@ -83,7 +83,7 @@ fault_proxy() {
     local transport port out
     for transport in long-polling websocket; do
         port=$(free_port)
-        WEFT_OPTS="-Dbench.ack=true" start_server weft "$port"
+        WEFT_EXTENSIONS=ack start_server weft "$port"
         out=$(old_driver 300 proxy --transport="$transport" --url="http://127.0.0.1:$port/cometd" --clients=100 \
             --rooms=10 --rate=200 --seconds=60 --cut-ms=200 2> "$BUILD/faults-proxy-$transport.err") \
             || log "proxy $transport failed"
@@ -120,7 +120,7 @@ fault_storm() {
     out=$(old_driver 400 storm --transport=websocket --urls="$(urls "$port")" --clients=2000 --rooms=100 \
         2> "$BUILD/faults-storm.err") || log "storm failed"
     result storm "$(grep '^RESULT' <<< "$out")" \
-        "RESULT server_refusals=$(curl -s "http://127.0.0.1:$port/stats" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["refusals"]).replace(" ", ""))') server_alive=$(kill -0 "$(server_main_pid)" 2>/dev/null && echo yes || echo no)"
+        "RESULT server_refusals=$(curl -s "http://127.0.0.1:$port/stats" | python3 -c 'import json,sys; print(json.dumps({k: v for k, v in json.load(sys.stdin)["refusals"].items() if v}).replace(" ", ""))') server_alive=$(kill -0 "$(server_main_pid)" 2>/dev/null && echo yes || echo no)"
     stop_server
 }
 

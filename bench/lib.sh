@@ -11,7 +11,9 @@
 #   SERVER_CPU / CLIENT_CPU   cores to pin the server and the client to with taskset [1 / 0]; "" = no pinning
 #   SERVER_HEAP / CLIENT_HEAP JVM heap flags [-Xms1g -Xmx1g / -Xms2g -Xmx2g]
 #   WEFT_CP_PREPEND   classes put before the Weft jars on the Weft server's classpath (A/B runs of a change)
-#   WEFT_OPTS         extra JVM flags for the Weft server (e.g. -Dbench.jettyDefaults=true: Jetty's connector defaults)
+#   WEFT_OPTS         extra JVM flags for the Weft server
+#   WEFT_EXTENSIONS   the Weft server's extensions (LoadServer --extensions: ack, timesync) [none, as the peers run]
+#   WEFT_ARGS         extra LoadServer flags (e.g. --jetty-defaults: Jetty's connector defaults)
 
 set -euo pipefail
 
@@ -29,8 +31,8 @@ CLIENT_HEAP="${CLIENT_HEAP:--Xms2g -Xmx2g}"
 # RSS shows what the sessions keep, not the young generation the connection storm touched.
 IDLE_HEAP="${IDLE_HEAP:--Xms32m -Xmx1g -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30}"
 JVM_COMMON="-XX:+UseG1GC -Djava.awt.headless=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn"
-# The load tool logs through logback (load-client's -Pclient runtime classpath): Jetty at WARN, Weft at INFO.
-LOAD_LOGGING="-Dlogback.configurationFile=$WEFT_SRC/load-client/src/exec/logback.xml"
+# The load tool and the load server log through logback (load-client's -Pclient runtime classpath): warnings only.
+LOAD_LOGGING="-Dlogback.configurationFile=$BENCH_DIR/logback.xml"
 # Four loopback addresses: client i talks to ADDRS[i % 4], so ephemeral ports last four times longer.
 ADDRS=(127.0.0.1 127.0.0.2 127.0.0.3 127.0.0.4)
 MVN_REPO=()
@@ -99,7 +101,14 @@ start_server() {
     local kind=$1 port=$2 logf="$BUILD/server-$1.log"
     local cmd
     case "$kind" in
-        weft)   cmd=(java $SERVER_HEAP $JVM_COMMON ${WEFT_OPTS:-} -cp "${WEFT_CP_PREPEND:+$WEFT_CP_PREPEND:}$(driver_cp)" io.weft.bench.BenchServer "$port") ;;
+        weft)
+            if [[ -n "${WEFT_BENCH_SERVER_CP:-}" ]]; then # a tree from before the load server ran the benchmarks
+                cmd=(java $SERVER_HEAP $JVM_COMMON ${WEFT_OPTS:-} -cp "$WEFT_BENCH_SERVER_CP" io.weft.bench.BenchServer "$port")
+            else
+                cmd=(java $SERVER_HEAP $JVM_COMMON $LOAD_LOGGING ${WEFT_OPTS:-}
+                    -cp "${WEFT_CP_PREPEND:+$WEFT_CP_PREPEND:}$(load_cp)" io.weft.load.LoadServer --port="$port"
+                    --extensions="${WEFT_EXTENSIONS:-none}" ${WEFT_ARGS:-})
+            fi ;;
         cometd) cmd=(java $SERVER_HEAP $JVM_COMMON -cp "$(cometd_cp)" io.weft.bench.peer.CometDPeerServer "$port") ;;
         faye)   cmd=(node --expose-gc "$BENCH_DIR/faye-server/server.js" "$port" "$BUILD/faye/node_modules") ;;
         *) echo "unknown server $kind" >&2; return 1 ;;
@@ -135,16 +144,16 @@ urls() { # urls PORT: the comma-separated Bayeux URLs over the loopback addresse
     echo "$out"
 }
 
-# driver TIMEOUT_S COMMAND --flags...: one of the load tool's bench commands (io.weft.load.bench.Bench: ladder, idle),
-# pinned, bounded in time.
+# driver TIMEOUT_S COMMAND --flags...: one of the load tool's bench commands (io.weft.load.bench.Bench: ladder, idle,
+# emit, relay), pinned, bounded in time.
 driver() {
     local limit=$1; shift
     pin "$CLIENT_CPU" timeout --kill-after=10 "$limit" java $CLIENT_HEAP $JVM_COMMON $LOAD_LOGGING -cp "$(load_cp)" \
         io.weft.load.bench.Bench "$@"
 }
 
-# old_driver TIMEOUT_S COMMAND --flags...: bench/driver's Driver, for what has not moved to the load tool yet (emit,
-# relay, and the faults: restart, storm, slow, proxy).
+# old_driver TIMEOUT_S COMMAND --flags...: bench/driver's Driver, for what has not moved to the load tool yet: the
+# fault runs (restart, storm, slow, proxy).
 old_driver() {
     local limit=$1; shift
     pin "$CLIENT_CPU" timeout --kill-after=10 "$limit" java $CLIENT_HEAP $JVM_COMMON -cp "$(driver_cp)" \

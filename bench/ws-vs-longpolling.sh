@@ -32,7 +32,7 @@ done
 for n in "${IDLE_N[@]}"; do
     for transport in websocket long-polling; do idle_memory weft "$transport" "$n" "$IDLE"; done
 done
-for size in 50 500 2000; do
+for size in $(printf '%s\n' "${POINTS[@]}" | awk '{ print $2 }' | sort -nu); do
     for y in p50_ms p99_ms; do
         chart --csv="$CSV" --out="$OUT/ws-vs-lp-${size}B-$y.png" --where="size=$size" --x=delivered_per_s --y="$y" \
             --series=transport+clients --logy=true --xlabel="delivered messages/s" --ylabel="$y (log)" \

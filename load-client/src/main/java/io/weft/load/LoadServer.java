@@ -12,9 +12,14 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -24,11 +29,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The server side of the load test: Weft on embedded Jetty with websocket, long-polling and callback-polling on one
- * path, the ack and timesync extensions installed for the clients that ask, and two services the load client calls
- * around each run: {@code /service/load/start} and {@code /service/load/stop}, whose answer (and console output) is
- * the server's CPU, heap and GC during the run. Prints {@code READY port=<n>} once listening; stops on SIGINT/SIGTERM
- * or when {@code exit} is typed.
+ * The server side of the load test and of the benchmarks: Weft on embedded Jetty with websocket, long-polling and
+ * callback-polling on one path, the ack and timesync extensions installed for the clients that ask (unless
+ * {@code --extensions} says otherwise), {@code GET /metrics}, {@code /stats} and {@code /health}, and the services the
+ * load tool calls: {@code /service/load/start} and {@code /service/load/stop} around each run, whose answer (and
+ * console output) is the server's CPU, heap, RSS and GC during the run (and the relay's round trips, when devices
+ * registered); the emitter ({@link EmitterService}) and the device relay ({@link RelayService}) of the benchmarks.
+ * Prints {@code READY port=<n>} once listening; stops on SIGINT/SIGTERM or when {@code exit} is typed.
  *
  * <pre>mvn -Pserver exec:exec [-Dload.args="--port=8080"]</pre>
  */
@@ -59,14 +66,25 @@ public final class LoadServer implements Callable<Integer> {
                     + "than a server facing the internet allows (its default is 1000) [${DEFAULT-VALUE}].")
     int maxSessionsPerAddress;
 
+    @Option(names = "--extensions", split = ",", defaultValue = "ack,timesync",
+            description = "Server extensions to install: ack, timesync, or none (the benchmarks measure Weft as the "
+                    + "peers run, without) [${DEFAULT-VALUE}].")
+    List<String> extensions;
+
+    @Option(names = "--jetty-defaults",
+            description = "Jetty's default HTTP configuration instead of Weft's for parked long-polls (a header "
+                    + "field cache per connection, 8 KB request buffers), to measure what Weft's saves.")
+    boolean jettyDefaults;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new LoadServer()).execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
-        Running running = start(host, port, context, maxThreads,
-                ServerOptions.builder().timeout(timeout).maxSessionsPerAddress(maxSessionsPerAddress).build(), System.out);
+        Running running = start(new Settings(host, port, context, maxThreads,
+                ServerOptions.builder().timeout(timeout).maxSessionsPerAddress(maxSessionsPerAddress).build(),
+                Extension.parse(extensions), jettyDefaults), System.out);
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             running.close();
@@ -104,15 +122,67 @@ public final class LoadServer implements Callable<Integer> {
         }
     }
 
-    /** Starts a load server; the caller closes it. {@code port} 0 picks a free port. */
+    /** The server extensions {@code --extensions} may name. */
+    public enum Extension {
+        ACK, TIMESYNC;
+
+        static Set<Extension> parse(List<String> names) {
+            Set<Extension> chosen = EnumSet.noneOf(Extension.class);
+            for (String name : names) {
+                String trimmed = name.trim().toUpperCase(Locale.ROOT);
+                if (trimmed.equals("NONE")) {
+                    continue;
+                }
+                try {
+                    chosen.add(valueOf(trimmed));
+                } catch (IllegalArgumentException x) {
+                    throw new IllegalArgumentException("ack, timesync or none: " + name, x);
+                }
+            }
+            return chosen;
+        }
+    }
+
+    /**
+     * What a load server is started with. Immutable.
+     *
+     * @param host the address to bind
+     * @param port the port; 0 picks a free one
+     * @param context the Bayeux path
+     * @param maxThreads Jetty's thread pool size
+     * @param options the Bayeux server's options
+     * @param extensions the server extensions to install
+     * @param jettyDefaults Jetty's default HTTP configuration rather than {@code LongPollingConnectors}'
+     */
+    public record Settings(String host, int port, String context, int maxThreads, ServerOptions options,
+            Set<Extension> extensions, boolean jettyDefaults) {
+        public Settings {
+            extensions = extensions.isEmpty() ? EnumSet.noneOf(Extension.class) : EnumSet.copyOf(extensions);
+        }
+    }
+
+    /** Starts a load server with both extensions and Weft's connector settings; the caller closes it. */
     public static Running start(String host, int port, String context, int maxThreads, ServerOptions options,
             PrintStream out) throws Exception {
-        BayeuxServer bayeux = BayeuxServer.create(options);
-        bayeux.addExtension(new AcknowledgedMessagesExtension());
-        bayeux.addExtension(new TimesyncExtension());
+        return start(new Settings(host, port, context, maxThreads, options, EnumSet.allOf(Extension.class), false),
+                out);
+    }
+
+    /** Starts a load server; the caller closes it. Run reports go to {@code out}. */
+    public static Running start(Settings settings, PrintStream out) throws Exception {
+        BayeuxServer bayeux = BayeuxServer.create(settings.options());
+        if (settings.extensions().contains(Extension.ACK)) {
+            bayeux.addExtension(new AcknowledgedMessagesExtension());
+        }
+        if (settings.extensions().contains(Extension.TIMESYNC)) {
+            bayeux.addExtension(new TimesyncExtension());
+        }
         ServerMonitor monitor = new ServerMonitor();
+        RelayService relay = new RelayService(bayeux);
+        EmitterService emitter = new EmitterService(bayeux);
         bayeux.addService(START, Service.of((from, request) -> {
             monitor.start();
+            relay.start();
             out.println();
             out.println("Run started by " + from.getId());
             return Map.of("started", true);
@@ -120,41 +190,51 @@ public final class LoadServer implements Callable<Integer> {
         bayeux.addService(STOP, Service.of((from, request) -> {
             Map<String, Object> report = monitor.stop();
             ServerMonitor.lines(report).forEach(out::println);
+            Map<String, Object> roundTrips = relay.report();
+            if (roundTrips != null) {
+                report.put("relayRoundTrip", roundTrips);
+                out.println("Server - Relay round trips: " + roundTrips);
+            }
             out.flush();
             return report;
         }));
 
-        QueuedThreadPool threads = new QueuedThreadPool(maxThreads);
+        QueuedThreadPool threads = new QueuedThreadPool(settings.maxThreads());
         threads.setName("load-server");
         Server jetty = new Server(threads);
-        // Parked long-polls cost ~7 KB each with these settings, ~110 KB with Jetty's defaults.
-        ServerConnector connector = new ServerConnector(jetty,
-                new HttpConnectionFactory(LongPollingConnectors.httpConfiguration()));
-        connector.setHost(host);
-        connector.setPort(port);
+        // Parked long-polls cost ~7 KB each with Weft's settings, ~110 KB with Jetty's defaults.
+        HttpConfiguration http = settings.jettyDefaults() ? new HttpConfiguration()
+                : LongPollingConnectors.httpConfiguration();
+        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        connector.setHost(settings.host());
+        connector.setPort(settings.port());
+        connector.setAcceptQueueSize(4096); // connection storms of thousands of clients from one machine
         jetty.addConnector(connector);
-        WeftJetty.mount(jetty, bayeux, context);
+        WeftJetty.mount(jetty, bayeux, settings.context());
         jetty.insertHandler(new MetricsHandler(bayeux)); // GET /metrics, /stats, /health, in front of Weft
         jetty.setStopAtShutdown(false);
         try {
             jetty.start();
         } catch (Exception x) {
+            emitter.close();
             bayeux.close();
             throw x;
         }
-        return new Running(jetty, bayeux, connector.getLocalPort());
+        return new Running(jetty, bayeux, emitter, connector.getLocalPort());
     }
 
     /** A started load server. */
     public static final class Running implements AutoCloseable {
         private final Server jetty;
         private final BayeuxServer bayeux;
+        private final EmitterService emitter;
         private final int port;
         private final CountDownLatch closed = new CountDownLatch(1);
 
-        Running(Server jetty, BayeuxServer bayeux, int port) {
+        Running(Server jetty, BayeuxServer bayeux, EmitterService emitter, int port) {
             this.jetty = jetty;
             this.bayeux = bayeux;
+            this.emitter = emitter;
             this.port = port;
         }
 
@@ -177,6 +257,7 @@ public final class LoadServer implements Callable<Integer> {
                 return;
             }
             try {
+                emitter.close();
                 jetty.stop();
             } catch (Exception x) {
                 System.err.println("Stopping Jetty failed: " + x);

@@ -10,8 +10,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The load server's view of its own JVM during a run: process CPU (averaged over the run, as a share of all cores),
- * heap, and each garbage collector's collections and time. {@link #start()} and {@link #stop()} are called by the
+ * The load server's view of its own JVM during a run: process CPU (averaged over the run, as a share of all cores,
+ * and in nanoseconds), heap, resident memory, and each garbage collector's collections and time. {@link #start()} and {@link #stop()} are called by the
  * load service when a client starts and stops a run; thread-safe.
  */
 final class ServerMonitor {
@@ -35,6 +35,7 @@ final class ServerMonitor {
         report.put("elapsedMillis", wall / 1_000_000);
         if (end.cpuNanos >= 0 && begin.cpuNanos >= 0) {
             report.put("cpuPercent", round(100.0 * (end.cpuNanos - begin.cpuNanos) / wall / cores));
+            report.put("cpuNanos", end.cpuNanos - begin.cpuNanos);
         }
         report.put("cores", cores);
         report.put("loadAverage", round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
@@ -42,6 +43,8 @@ final class ServerMonitor {
         report.put("heapUsedEndMiB", mib(end.heap.getUsed()));
         report.put("heapCommittedMiB", mib(end.heap.getCommitted()));
         report.put("heapMaxMiB", mib(end.heap.getMax()));
+        report.put("heapUsedEndBytes", end.heap.getUsed());
+        report.put("rssBytes", ProcessStats.rssBytes(ProcessStats.self()));
         Map<String, Object> gc = new LinkedHashMap<>();
         for (Map.Entry<String, long[]> collector : end.gc.entrySet()) {
             long[] before = begin.gc.getOrDefault(collector.getKey(), new long[2]);

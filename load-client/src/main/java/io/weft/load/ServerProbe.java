@@ -81,6 +81,11 @@ public final class ServerProbe implements AutoCloseable {
         return reply == null ? null : reply.getDataAsMap();
     }
 
+    /** A number of a report {@link #stop()} gave, or NaN when there is none (no report, not the load server's). */
+    public static double number(Map<?, ?> report, String key) {
+        return report != null && report.get(key) instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
     private Message call(String channel, Map<String, Object> data) {
         CompletableFuture<Message> reply = new CompletableFuture<>();
         client.publish(channel, data, Promise.from(reply::complete, reply::completeExceptionally));

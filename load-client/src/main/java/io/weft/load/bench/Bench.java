@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
  * <pre>java -cp ... io.weft.load.bench.Bench ladder --urls=http://127.0.0.1:8080/cometd --rates=1000,2000 ...</pre>
  */
 @Command(name = "Bench", mixinStandardHelpOptions = true,
-        subcommands = {LadderCommand.class, IdleCommand.class, CsvChart.class, LatencyChartCommand.class},
+        subcommands = {LadderCommand.class, IdleCommand.class, EmitCommand.class, RelayCommand.class, CsvChart.class,
+            LatencyChartCommand.class},
         description = "Benchmark commands of the load tool (see docs/benchmarks).")
 public final class Bench implements Callable<Integer> {
     @Spec

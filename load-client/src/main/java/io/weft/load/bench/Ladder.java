@@ -87,10 +87,14 @@ final class Ladder {
             return Math.max(1, clients / rooms);
         }
 
-        /** The histogram file of the rung at {@code offered}: {@code <server>-<transport>-<clients>c-<rooms>r-<size>B-<offered>[-<label>].hlog}. */
+        /**
+         * The histogram file of the rung at {@code offered}:
+         * {@code <server>-<transport>-<clients>c-<rooms>r-<size>B-<offered>[-<label>].hlog}.
+         */
         String hlogName(long offered) {
+            String suffix = label.isEmpty() ? "" : "-" + label.replaceAll("[^A-Za-z0-9._-]", "_");
             return String.format(Locale.ROOT, "%s-%s-%dc-%dr-%dB-%d%s.hlog", server, transport.connectionType(),
-                    clients, rooms, size, offered, label.isEmpty() ? "" : "-" + label.replaceAll("[^A-Za-z0-9._-]", "_"));
+                    clients, rooms, size, offered, suffix);
         }
     }
 

@@ -14,14 +14,16 @@ final class LadderCommand implements Callable<Integer> {
     @Mixin
     ClientOptions clients;
 
-    @Option(names = "--server", defaultValue = "weft", description = "The server's name in the CSV [${DEFAULT-VALUE}].")
+    @Option(names = "--server", defaultValue = "weft",
+            description = "The server's name in the CSV [${DEFAULT-VALUE}].")
     String server;
 
     @Option(names = "--server-pid", defaultValue = "-1",
             description = "The server's process id, for its CPU per rung (-1: not measured) [${DEFAULT-VALUE}].")
     long serverPid;
 
-    @Option(names = "--clients", defaultValue = "1000", description = "Clients; client i is in room i mod rooms [${DEFAULT-VALUE}].")
+    @Option(names = "--clients", defaultValue = "1000",
+            description = "Clients; client i is in room i mod rooms [${DEFAULT-VALUE}].")
     int clientCount;
 
     @Option(names = "--rooms", defaultValue = "100", description = "Rooms [${DEFAULT-VALUE}].")
@@ -41,7 +43,8 @@ final class LadderCommand implements Callable<Integer> {
     @Option(names = "--warmup-ms", defaultValue = "3000", description = "Each rung's warm-up, ms [${DEFAULT-VALUE}].")
     long warmupMs;
 
-    @Option(names = "--measure-ms", defaultValue = "8000", description = "Each rung's measured window, ms [${DEFAULT-VALUE}].")
+    @Option(names = "--measure-ms", defaultValue = "8000",
+            description = "Each rung's measured window, ms [${DEFAULT-VALUE}].")
     long measureMs;
 
     @Option(names = "--burst", defaultValue = "10", description = "Messages per burst [${DEFAULT-VALUE}].")
@@ -51,7 +54,8 @@ final class LadderCommand implements Callable<Integer> {
             description = "A rung whose p99 exceeds this (ms) is past the knee [${DEFAULT-VALUE}].")
     double kneeP99Ms;
 
-    @Option(names = "--csv", defaultValue = "chat.csv", description = "CSV file rows are appended to [${DEFAULT-VALUE}].")
+    @Option(names = "--csv", defaultValue = "chat.csv",
+            description = "CSV file rows are appended to [${DEFAULT-VALUE}].")
     Path csv;
 
     @Option(names = "--label", defaultValue = "", description = "The CSV's label column, and the hlog files' suffix.")

@@ -18,7 +18,8 @@ final class LatencyChartCommand implements Callable<Integer> {
     @Option(names = "--title", defaultValue = "Latency by percentile", description = "The title [${DEFAULT-VALUE}].")
     String title;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE.hlog[=legend]", description = "The runs; the legend defaults to the file's name.")
+    @Parameters(arity = "1..*", paramLabel = "FILE.hlog[=legend]",
+            description = "The runs; the legend defaults to the file's name.")
     List<String> runs;
 
     @Override
