@@ -265,7 +265,8 @@ public final class RedisBroker implements Broker {
         private final String name;
         private int connects;
         private long lostAt;
-        private long failuresAtLoss;
+        /** Failed publishes when this connection last came up: a publish may fail before its loss is reported. */
+        private long failuresWhenUp;
         private volatile boolean up;
 
         Link(String name) {
@@ -280,6 +281,9 @@ public final class RedisBroker implements Broker {
         public synchronized void onRedisConnected(RedisChannelHandler<?, ?> connection,
                 SocketAddress address) {
             up = true;
+            long failures = counters.publishFailures.sum();
+            long failedSince = failures - failuresWhenUp;
+            failuresWhenUp = failures;
             if (++connects == 1) {
                 return;
             }
@@ -287,8 +291,8 @@ public final class RedisBroker implements Broker {
             long away = (System.nanoTime() - lostAt) / 1_000_000;
             Subscriptions subscribed = subscriptions;
             if (this == publishLink) {
-                LOG.info("Redis publish connection of node {} is back ({}) after {} ms; {} publishes failed meanwhile",
-                        nodeId, address, away, counters.publishFailures.sum() - failuresAtLoss);
+                LOG.info("Redis publish connection of node {} is back ({}) after {} ms; {} publishes failed since it was "
+                        + "last up", nodeId, address, away, failedSince);
             } else if (subscribed != null) {
                 LOG.info("Redis pub/sub connection of node {} is back ({}) after {} ms; subscribing again to {} "
                         + "channels and {} patterns", nodeId, address, away, subscribed.channels(),
@@ -303,7 +307,6 @@ public final class RedisBroker implements Broker {
                 return;
             }
             lostAt = System.nanoTime();
-            failuresAtLoss = counters.publishFailures.sum();
             LOG.info("Redis {} connection of node {} lost: local delivery goes on, cross-node delivery waits for "
                     + "Lettuce to reconnect", name, nodeId);
         }

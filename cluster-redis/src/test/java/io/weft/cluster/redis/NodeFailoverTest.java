@@ -8,28 +8,18 @@ import io.weft.cluster.redis.RedisClusterTest.Redis;
 import io.weft.cluster.redis.examples.ClusterNode;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.testing.Await;
-import jakarta.websocket.ContainerProvider;
-import jakarta.websocket.WebSocketContainer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.cometd.bayeux.Channel;
 import org.cometd.bayeux.client.ClientSessionChannel;
 import org.cometd.client.BayeuxClient;
-import org.cometd.client.http.jetty.JettyHttpClientTransport;
-import org.cometd.client.transport.ClientTransport;
-import org.cometd.client.websocket.jakarta.WebSocketTransport;
-import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.component.LifeCycle;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,20 +36,14 @@ class NodeFailoverTest {
     @RegisterExtension
     final RedisServer redis = new RedisServer();
     private final List<Server> jetties = new ArrayList<>();
-    private final List<BayeuxClient> clients = new ArrayList<>();
-    private final HttpClient http = new HttpClient();
-    private final WebSocketContainer webSocket = ContainerProvider.getWebSocketContainer();
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private OfficialClients clients;
     private Balancer balancer;
 
     @AfterEach
     void stop() throws Exception {
-        for (BayeuxClient client : clients) {
-            client.disconnect(1000);
+        if (clients != null) {
+            clients.close();
         }
-        scheduler.shutdownNow();
-        LifeCycle.stop(webSocket);
-        http.stop();
         if (balancer != null) {
             balancer.close();
         }
@@ -70,15 +54,15 @@ class NodeFailoverTest {
 
     @Test
     void theClientsOfADeadNodeHandshakeOnAnotherAndKeepReceiving() throws Exception {
-        http.start();
+        clients = new OfficialClients();
         Server a = node();
         Server b = node();
         Server c = node();
         balancer = new Balancer(List.of(port(a), port(b)));
         String behindBalancer = "http://127.0.0.1:" + balancer.port() + "/cometd";
-        BayeuxClient publisher = client("http://127.0.0.1:" + port(c) + "/cometd", true);
-        BayeuxClient overWebSocket = client(behindBalancer, true);
-        BayeuxClient overLongPolling = client(behindBalancer, false);
+        BayeuxClient publisher = clients.client("http://127.0.0.1:" + port(c) + "/cometd", true);
+        BayeuxClient overWebSocket = clients.client(behindBalancer, true);
+        BayeuxClient overLongPolling = clients.client(behindBalancer, false);
         // As CometD's documentation has it: subscribe on every successful handshake, as a new session has none.
         List<BlockingQueue<Object>> inboxes = new ArrayList<>();
         for (BayeuxClient client : List.of(overWebSocket, overLongPolling)) {
@@ -150,14 +134,5 @@ class NodeFailoverTest {
             jetty.stop();
         }
         bayeux(jetty).close();
-    }
-
-    private BayeuxClient client(String url, boolean websocket) {
-        ClientTransport transport = websocket
-                ? new WebSocketTransport(new HashMap<>(), scheduler, webSocket)
-                : new JettyHttpClientTransport(new HashMap<>(), http);
-        BayeuxClient client = new BayeuxClient(url, scheduler, transport);
-        clients.add(client);
-        return client;
     }
 }

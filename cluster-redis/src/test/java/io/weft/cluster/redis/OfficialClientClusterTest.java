@@ -7,26 +7,17 @@ import io.weft.cluster.redis.RedisClusterTest.Redis;
 import io.weft.cluster.redis.examples.ClusterNode;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.testing.Await;
-import jakarta.websocket.ContainerProvider;
-import jakarta.websocket.WebSocketContainer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.cometd.bayeux.Message;
 import org.cometd.client.BayeuxClient;
-import org.cometd.client.http.jetty.JettyHttpClientTransport;
-import org.cometd.client.transport.ClientTransport;
-import org.cometd.client.websocket.jakarta.WebSocketTransport;
-import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.component.LifeCycle;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,19 +34,13 @@ class OfficialClientClusterTest {
     final RedisServer redis = new RedisServer();
     private final List<Server> jetties = new ArrayList<>();
     private final List<BayeuxServer> servers = new ArrayList<>();
-    private final List<BayeuxClient> clients = new ArrayList<>();
-    private final HttpClient http = new HttpClient();
-    private final WebSocketContainer webSocket = ContainerProvider.getWebSocketContainer();
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private OfficialClients clients;
 
     @AfterEach
     void stop() throws Exception {
-        for (BayeuxClient client : clients) {
-            client.disconnect(1000);
+        if (clients != null) {
+            clients.close();
         }
-        scheduler.shutdownNow();
-        LifeCycle.stop(webSocket);
-        http.stop();
         for (Server jetty : jetties) {
             jetty.stop();
         }
@@ -64,10 +49,10 @@ class OfficialClientClusterTest {
 
     @Test
     void officialClientsOnThreeNodesEachReceiveEveryPublishOnceInOrder() throws Exception {
-        http.start();
+        clients = new OfficialClients();
         String[] names = {"a", "b", "c"};
         List<BayeuxClient> cluster = List.of(
-                client(node(), true), client(node(), false), client(node(), true));
+                clients.client(node(), true), clients.client(node(), false), clients.client(node(), true));
         List<List<Map<String, Object>>> received = new ArrayList<>();
         for (BayeuxClient client : cluster) {
             client.handshake();
@@ -122,14 +107,5 @@ class OfficialClientClusterTest {
         jetties.add(jetty);
         servers.add(jetty.getBean(BayeuxServer.class));
         return "http://127.0.0.1:" + ((ServerConnector) jetty.getConnectors()[0]).getLocalPort() + "/cometd";
-    }
-
-    private BayeuxClient client(String url, boolean websocket) {
-        ClientTransport transport = websocket
-                ? new WebSocketTransport(new HashMap<>(), scheduler, webSocket)
-                : new JettyHttpClientTransport(new HashMap<>(), http);
-        BayeuxClient client = new BayeuxClient(url, scheduler, transport);
-        clients.add(client);
-        return client;
     }
 }

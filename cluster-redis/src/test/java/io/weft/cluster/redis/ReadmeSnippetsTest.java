@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** The module README's code comes from compiled, tested code: the snippet must appear there verbatim. */
+/** The module README's code and configuration come from compiled, tested files: it must quote them verbatim. */
 class ReadmeSnippetsTest {
     @Test
     void readmeQuotesTheCompiledClusterNode() throws IOException {
@@ -18,5 +18,11 @@ class ReadmeSnippetsTest {
         String body = source.substring(source.indexOf('\n', start) + 1, source.lastIndexOf('\n', end));
         String snippet = body.stripIndent() + "\n";
         assertTrue(Files.readString(Path.of("README.md")).contains(snippet), "README.md quotes:\n" + snippet);
+    }
+
+    @Test
+    void readmeQuotesTheHaproxyConfigurationTheTestRuns() throws IOException {
+        String config = "```\n" + Files.readString(Path.of("haproxy.cfg")) + "```\n";
+        assertTrue(Files.readString(Path.of("README.md")).contains(config), "README.md quotes haproxy.cfg whole");
     }
 }
