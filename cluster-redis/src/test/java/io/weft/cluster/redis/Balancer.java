@@ -13,9 +13,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A TCP balancer in miniature, for tests: every connection goes to the first backend still alive (so a browser stays
- * on one node, as affinity would keep it), bytes piped both ways. {@link #kill} takes a backend out the way a crash
- * does for its clients: each of their connections is reset, and new ones go to the next backend.
+ * A TCP balancer in miniature, for tests: every connection goes to the first backend that takes it (so a browser stays
+ * on one node, as affinity would keep it), bytes piped both ways. A backend whose process died refuses connections,
+ * and new ones go to the next; {@link #kill} takes out one that still runs, resetting its clients' connections.
  */
 final class Balancer implements AutoCloseable {
     private final ServerSocket listener;
@@ -55,21 +55,33 @@ final class Balancer implements AutoCloseable {
         while (!listener.isClosed()) {
             try {
                 Socket client = listener.accept();
-                Integer backend = backends.stream().filter(port -> !dead.contains(port)).findFirst().orElse(null);
-                if (backend == null) {
-                    reset(client);
-                    continue;
-                }
-                Socket server = new Socket();
-                server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), backend), 2000);
-                open.put(client, backend);
-                open.put(server, backend);
-                pipe(client, server);
-                pipe(server, client);
+                connect(client);
             } catch (IOException x) {
-                // closed, or a backend refused: the client sees its connection fail
+                // closed
             }
         }
+    }
+
+    /** Pipes {@code client} to the first backend alive that takes the connection; resets it if none does. */
+    private void connect(Socket client) {
+        for (int backend : backends) {
+            if (dead.contains(backend)) {
+                continue;
+            }
+            Socket server = new Socket();
+            try {
+                server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), backend), 2000);
+            } catch (IOException refused) {
+                reset(server);
+                continue; // a dead process: its port refuses
+            }
+            open.put(client, backend);
+            open.put(server, backend);
+            pipe(client, server);
+            pipe(server, client);
+            return;
+        }
+        reset(client);
     }
 
     private void pipe(Socket from, Socket to) {

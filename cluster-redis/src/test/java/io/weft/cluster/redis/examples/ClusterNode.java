@@ -13,6 +13,17 @@ public final class ClusterNode {
     private ClusterNode() {
     }
 
+    /**
+     * A node in a process of its own, for the tests that kill one: {@code ClusterNode redis://host:port}; prints
+     * {@code READY port=N} once it listens, and runs until killed.
+     */
+    public static void main(String[] args) throws Exception {
+        Server jetty = start(args[0], 0);
+        System.out.println("READY port=" + ((ServerConnector) jetty.getConnectors()[0]).getLocalPort());
+        System.out.flush();
+        jetty.join();
+    }
+
     /** A started node on {@code 127.0.0.1:port} (0: any free port) joined to the others through {@code redisUri}. */
     public static Server start(String redisUri, int port) throws Exception {
         // snippet:node
