@@ -1,12 +1,14 @@
 package io.weft.transport.longpoll;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.transport.longpoll.PollingServer.Mount;
+import io.weft.transport.longpoll.testing.Browser;
+import io.weft.transport.longpoll.testing.HttpWire;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,51 +37,6 @@ class CallbackPollingTest {
         }
     }
 
-    /** A browser page that talks JSONP through script tags named {@code _cometd_jsonp_N}, as the JS client does. */
-    private static final class Page {
-        private final Browser browser;
-        private final boolean form;
-        private int callbacks;
-        private String clientId;
-
-        Page(Browser browser, boolean form) {
-            this.browser = browser;
-            this.form = form;
-        }
-
-        CompletableFuture<Reply> sendAsync(String batch) {
-            String callback = "_cometd_jsonp_" + callbacks++;
-            return browser.sendAsync(form ? browser.jsonpForm(callback, batch) : browser.jsonp(callback, batch))
-                    .thenApply(reply -> unwrap(callback, reply));
-        }
-
-        List<Map<String, Object>> send(String batch) throws Exception {
-            return sendAsync(batch).get(10, TimeUnit.SECONDS).messages();
-        }
-
-        /** Checks the script a browser would run and returns the JSON array passed to the callback. */
-        private static Reply unwrap(String callback, Reply reply) {
-            assertEquals(200, reply.status(), reply.body());
-            assertTrue(reply.contentType().startsWith("text/javascript"), reply.contentType());
-            assertEquals("nosniff", reply.headers().get("X-Content-Type-Options"));
-            String body = reply.body();
-            assertTrue(body.startsWith(callback + "([") && body.endsWith("])"), body);
-            return new Reply(reply.status(), reply.headers(), body.substring(callback.length() + 1, body.length() - 1));
-        }
-
-        void handshake() throws Exception {
-            Map<String, Object> reply = send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
-                    + "\"supportedConnectionTypes\":[\"callback-polling\"]}]").get(0);
-            assertEquals(true, reply.get("successful"), reply.toString());
-            clientId = (String) reply.get("clientId");
-        }
-
-        String connect() {
-            return "[{\"channel\":\"/meta/connect\",\"connectionType\":\"callback-polling\",\"clientId\":\"" + clientId
-                    + "\"}]";
-        }
-    }
-
     @ParameterizedTest
     @EnumSource(Mount.class)
     void jsonpGetRoundTripDeliversOnConnectReplies(Mount mount) throws Exception {
@@ -94,22 +51,26 @@ class CallbackPollingTest {
 
     private void roundTrip(Mount mount, boolean form) throws Exception {
         server = PollingServer.start(mount, ServerOptions.defaults());
-        Page page = new Page(new Browser(HTTP.client(), server.uri()), form);
-        page.handshake();
-        String clientId = page.clientId;
+        // A browser page that talks JSONP through script tags named _cometd_jsonp_N, as the JS client does; the wire
+        // checks each answer is the script a browser would run (status 200, JavaScript, nosniff, its callback).
+        ScriptedClient page = new ScriptedClient(HttpWire.of(new Browser(HTTP.client(), server.uri()),
+                form ? HttpWire.Kind.JSONP_FORM : HttpWire.Kind.JSONP_GET));
+        Map<String, Object> handshake = page.handshake();
+        assertEquals(true, handshake.get("successful"), handshake.toString());
+        String clientId = page.clientId();
         Map<String, Object> subscribed = page.send("[{\"channel\":\"/meta/connect\",\"connectionType\":"
                 + "\"callback-polling\",\"clientId\":\"" + clientId + "\",\"advice\":{\"timeout\":0}},"
                 + "{\"channel\":\"/meta/subscribe\",\"subscription\":\"/room\",\"clientId\":\"" + clientId + "\"}]").get(1);
         assertEquals(true, subscribed.get("successful"), subscribed.toString());
         assertEquals("callback-polling", server.bayeux().getSession(clientId).getConnectionType());
 
-        CompletableFuture<Reply> parked = page.sendAsync(page.connect());
+        CompletableFuture<String> parked = page.heldConnect();
         Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the JSONP connect is parked");
-        BayeuxConversation publisher = new BayeuxConversation(new Browser(HTTP.client(), server.uri()));
+        ScriptedClient publisher = HttpWire.client(new Browser(HTTP.client(), server.uri()));
         publisher.handshake();
-        publisher.publish("/room", "{\"text\":\"hi <script>\"}");
+        publisher.publishJson("/room", "{\"text\":\"hi <script>\"}");
 
-        List<Map<String, Object>> delivered = parked.get(10, TimeUnit.SECONDS).messages();
+        List<Map<String, Object>> delivered = Json.array(parked.get(10, TimeUnit.SECONDS));
         assertEquals(2, delivered.size(), Json.write(delivered));
         assertEquals("/room", delivered.get(0).get("channel"));
         assertEquals(Map.of("text", "hi <script>"), delivered.get(0).get("data"));

@@ -13,7 +13,11 @@ import io.weft.server.api.Message;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.transport.longpoll.PollingServer.Mount;
+import io.weft.transport.longpoll.testing.Browser;
+import io.weft.transport.longpoll.testing.HttpWire;
+import io.weft.transport.longpoll.testing.Reply;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -147,7 +151,7 @@ class ClientRequestTest {
 
     @Test
     void anAuthorizerRefusesASubscriptionByTheLoggedInUsersName() throws Exception {
-        BayeuxConversation alice = new BayeuxConversation(new Browser(HTTP.client(), deployBehindLogin("alice")));
+        ScriptedClient alice = HttpWire.client(new Browser(HTTP.client(), deployBehindLogin("alice")));
         alice.handshake();
 
         Map<String, Object> own = alice.subscribe("/user/alice");

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
 import io.weft.transport.longpoll.PollingServer.Mount;
+import io.weft.transport.longpoll.testing.Browser;
+import io.weft.transport.longpoll.testing.Reply;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.Request;

@@ -6,13 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.Service;
+import io.weft.server.testing.Json;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.transport.longpoll.PollingServer.Mount;
 import io.weft.transport.longpoll.PollingServer.Setup;
+import io.weft.transport.longpoll.testing.Browser;
+import io.weft.transport.longpoll.testing.HttpWire;
+import io.weft.transport.longpoll.testing.Reply;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -80,9 +86,10 @@ class HttpHardeningTest {
     void aReplyTheServerCannotEncodeIsAnsweredWithABayeuxError(Mount mount) throws Exception {
         server = PollingServer.start(mount, ServerOptions.defaults());
         server.bayeux().addService("/service/balance", Service.of((from, request) -> new Unwritable()));
-        BayeuxConversation client = new BayeuxConversation(new Browser(HTTP.client(), server.uri()));
+        Browser browser = new Browser(HTTP.client(), server.uri());
+        ScriptedClient client = HttpWire.client(browser);
         client.handshake();
-        Reply reply = client.publish("/service/balance", "1");
+        Reply reply = browser.send(browser.post(Json.write(List.of(client.message("/service/balance", "data", 1)))));
         assertEquals(200, reply.status());
         Map<String, Object> message = reply.message();
         assertEquals("/service/balance", message.get("channel"));
@@ -162,7 +169,7 @@ class HttpHardeningTest {
     }
 
     private void othersCarryOn() throws Exception {
-        BayeuxConversation client = new BayeuxConversation(new Browser(HTTP.client(), server.uri()));
-        assertEquals(true, client.handshake().message().get("successful"));
+        ScriptedClient client = HttpWire.client(new Browser(HTTP.client(), server.uri()));
+        assertEquals(true, client.handshake().get("successful"));
     }
 }

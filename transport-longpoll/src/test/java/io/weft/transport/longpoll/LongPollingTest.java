@@ -8,7 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.Await;
+import io.weft.server.testing.Json;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.transport.longpoll.PollingServer.Mount;
+import io.weft.transport.longpoll.testing.Browser;
+import io.weft.transport.longpoll.testing.HttpWire;
+import io.weft.transport.longpoll.testing.Reply;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,36 +40,58 @@ class LongPollingTest {
         }
     }
 
-    private BayeuxConversation start(Mount mount, ServerOptions options) throws Exception {
+    private ScriptedClient start(Mount mount, ServerOptions options) throws Exception {
         server = PollingServer.start(mount, options);
         return newClient();
     }
 
-    private BayeuxConversation newClient() {
-        return new BayeuxConversation(new Browser(HTTP.client(), server.uri()));
+    /** A scripted client in a browser of its own, which keeps the cookie the server sets. */
+    private ScriptedClient newClient() {
+        return HttpWire.client(new Browser(HTTP.client(), server.uri()));
+    }
+
+    private static Browser browser(ScriptedClient client) {
+        return ((HttpWire) client.wire()).browser();
+    }
+
+    /** Sends {@code message} as {@code client}'s browser and returns the HTTP response, to read its status and headers. */
+    private static Reply sendAs(ScriptedClient client, Map<String, Object> message) throws Exception {
+        Browser browser = browser(client);
+        return browser.send(browser.post(Json.write(List.of(message))));
+    }
+
+    private static Map<String, Object> connectNow(ScriptedClient client) {
+        return client.message("/meta/connect", "connectionType", "long-polling", "advice", Map.of("timeout", 0));
+    }
+
+    /** The only message of {@code messages}. */
+    private static Map<String, Object> only(List<Map<String, Object>> messages) {
+        assertEquals(1, messages.size(), messages.toString());
+        return messages.get(0);
     }
 
     @ParameterizedTest
     @EnumSource(Mount.class)
     void clientHandshakesConnectsSubscribesPublishesAndReceives(Mount mount) throws Exception {
-        BayeuxConversation client = start(mount, ServerOptions.defaults());
+        ScriptedClient client = start(mount, ServerOptions.defaults());
 
-        Reply handshake = client.handshake();
+        Reply handshake = sendAs(client, client.message("/meta/handshake", "version", "1.0",
+                "supportedConnectionTypes", List.of("long-polling")));
         assertEquals(200, handshake.status());
         assertTrue(handshake.contentType().startsWith("application/json"), handshake.contentType());
         Map<String, Object> reply = handshake.message();
         assertEquals(true, reply.get("successful"), handshake.body());
         assertEquals(List.of("long-polling", "callback-polling"), reply.get("supportedConnectionTypes"));
+        client.resume((String) reply.get("clientId"));
         assertNotNull(client.clientId());
-        assertNotNull(client.browser().cookie(), "the handshake sets the browser cookie");
+        assertNotNull(browser(client).cookie(), "the handshake sets the browser cookie");
 
-        assertEquals(true, client.connectNow().message().get("successful"));
+        assertEquals(true, only(client.connectNow()).get("successful"));
         assertEquals(true, client.subscribe("/chat/room").get("successful"));
-        assertEquals(true, client.publish("/chat/room", "{\"text\":\"hello\"}").message().get("successful"));
+        assertEquals(true, only(client.publishJson("/chat/room", "{\"text\":\"hello\"}")).get("successful"));
 
-        Reply delivery = client.browser().await(client.connect());
-        List<Map<String, Object>> messages = delivery.messages();
-        assertEquals(2, messages.size(), delivery.body());
+        List<Map<String, Object>> messages = ScriptedClient.await(client.heldConnect());
+        assertEquals(2, messages.size(), messages.toString());
         assertEquals("/chat/room", messages.get(0).get("channel"));
         assertEquals(Map.of("text", "hello"), messages.get(0).get("data"));
         assertEquals("/meta/connect", messages.get(1).get("channel"));
@@ -91,34 +118,33 @@ class LongPollingTest {
     @ParameterizedTest
     @EnumSource(Mount.class)
     void requestThatCarriesTheCookieGetsNoNewOne(Mount mount) throws Exception {
-        BayeuxConversation client = start(mount, ServerOptions.defaults());
+        ScriptedClient client = start(mount, ServerOptions.defaults());
         client.handshake();
-        String cookie = client.browser().cookie();
+        String cookie = browser(client).cookie();
 
-        Reply connect = client.connectNow();
+        Reply connect = sendAs(client, connectNow(client));
 
         assertNull(connect.headers().get(HttpHeader.SET_COOKIE));
-        assertEquals(cookie, client.browser().cookie());
+        assertEquals(cookie, browser(client).cookie());
     }
 
     @ParameterizedTest
     @EnumSource(Mount.class)
     void parkedPollIsResumedByAnotherClientsPublish(Mount mount) throws Exception {
-        BayeuxConversation subscriber = start(mount, ServerOptions.defaults());
-        BayeuxConversation publisher = newClient();
+        ScriptedClient subscriber = start(mount, ServerOptions.defaults());
+        ScriptedClient publisher = newClient();
         subscriber.handshake();
         subscriber.connectNow();
         subscriber.subscribe("/news/*");
         publisher.handshake();
 
-        CompletableFuture<Reply> parked = subscriber.connect();
+        CompletableFuture<String> parked = subscriber.heldConnect();
         Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the connect");
         assertFalse(parked.isDone());
-        publisher.publish("/news/today", "\"extra\"");
+        publisher.publishJson("/news/today", "\"extra\"");
 
-        Reply resumed = subscriber.browser().await(parked);
-        List<Map<String, Object>> messages = resumed.messages();
-        assertEquals(2, messages.size(), resumed.body());
+        List<Map<String, Object>> messages = ScriptedClient.await(parked);
+        assertEquals(2, messages.size(), messages.toString());
         assertEquals("/news/today", messages.get(0).get("channel"));
         assertEquals("extra", messages.get(0).get("data"));
         assertEquals("/meta/connect", messages.get(1).get("channel"));
@@ -127,13 +153,11 @@ class LongPollingTest {
     @ParameterizedTest
     @EnumSource(Mount.class)
     void parkedPollIsAnsweredWhenTheTimeoutExpires(Mount mount) throws Exception {
-        BayeuxConversation client = start(mount, ServerOptions.builder().timeout(500).build());
+        ScriptedClient client = start(mount, ServerOptions.builder().timeout(500).build());
         client.handshake();
         client.connectNow();
 
-        Reply reply = client.browser().await(client.connect());
-
-        Map<String, Object> connect = reply.message();
+        Map<String, Object> connect = only(ScriptedClient.await(client.heldConnect()));
         assertEquals("/meta/connect", connect.get("channel"));
         assertEquals(true, connect.get("successful"));
         assertEquals(500, ((Map<?, ?>) connect.get("advice")).get("timeout"));
@@ -142,36 +166,36 @@ class LongPollingTest {
     @ParameterizedTest
     @EnumSource(Mount.class)
     void secondTabOfTheSameBrowserIsAdvisedOfMultipleClients(Mount mount) throws Exception {
-        BayeuxConversation firstTab = start(mount, ServerOptions.defaults());
+        ScriptedClient firstTab = start(mount, ServerOptions.defaults());
         firstTab.handshake();
-        BayeuxConversation secondTab = newClient();
-        secondTab.browser().cookie(firstTab.browser().cookie());
+        ScriptedClient secondTab = newClient();
+        browser(secondTab).cookie(browser(firstTab).cookie());
         secondTab.handshake();
         firstTab.connectNow();
         secondTab.connectNow();
 
-        CompletableFuture<Reply> parked = firstTab.connect();
+        CompletableFuture<String> parked = firstTab.heldConnect();
         Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the first tab's connect");
-        Reply second = secondTab.browser().await(secondTab.connect());
+        Map<String, Object> second = only(ScriptedClient.await(secondTab.heldConnect()));
 
-        Map<String, Object> advice = (Map<String, Object>) second.message().get("advice");
-        assertEquals(true, advice.get("multiple-clients"), second.body());
+        Map<String, Object> advice = (Map<String, Object>) second.get("advice");
+        assertEquals(true, advice.get("multiple-clients"), second.toString());
         assertEquals(2000, advice.get("interval"));
         assertFalse(parked.isDone(), "the first tab keeps its held connect");
         server.bayeux().getSession(firstTab.clientId()).disconnect();
-        firstTab.browser().await(parked);
+        ScriptedClient.await(parked);
     }
 
     @ParameterizedTest
     @EnumSource(Mount.class)
     void clientIdPresentedWithAnotherBrowsersCookieIsRefused(Mount mount) throws Exception {
-        BayeuxConversation victim = start(mount, ServerOptions.defaults());
+        ScriptedClient victim = start(mount, ServerOptions.defaults());
         victim.handshake();
         // the victim's browser presents the cookie its handshake was given: the session is now bound to it
-        assertEquals(true, victim.connectNow().message().get("successful"));
-        BayeuxConversation attacker = newClient();
+        assertEquals(true, only(victim.connectNow()).get("successful"));
+        ScriptedClient attacker = newClient();
         attacker.handshake();
-        String attackerCookie = attacker.browser().cookie();
+        String attackerCookie = browser(attacker).cookie();
 
         Browser stolen = new Browser(HTTP.client(), server.uri());
         stolen.cookie(attackerCookie);
@@ -182,7 +206,7 @@ class LongPollingTest {
         assertEquals(false, refused.get("successful"));
         assertEquals("402::session_unknown", refused.get("error"));
         assertEquals("handshake", ((Map<?, ?>) refused.get("advice")).get("reconnect"));
-        assertEquals(true, victim.connectNow().message().get("successful"), "the victim's session is intact");
+        assertEquals(true, only(victim.connectNow()).get("successful"), "the victim's session is intact");
     }
 
     /**
@@ -192,9 +216,11 @@ class LongPollingTest {
     @ParameterizedTest
     @EnumSource(Mount.class)
     void aClientThatNeverSendsCookiesKeepsWorkingUntilItPresentsOne(Mount mount) throws Exception {
-        BayeuxConversation client = start(mount, ServerOptions.defaults());
-        Reply handshake = client.handshake();
-        String given = client.browser().cookie();
+        ScriptedClient client = start(mount, ServerOptions.defaults());
+        Reply handshake = sendAs(client, client.message("/meta/handshake", "version", "1.0",
+                "supportedConnectionTypes", List.of("long-polling")));
+        client.resume((String) handshake.message().get("clientId"));
+        String given = browser(client).cookie();
         assertNotNull(given, "the handshake's response sets a cookie: " + handshake.headers());
 
         Browser cookieless = new Browser(HTTP.client(), server.uri());
@@ -206,7 +232,7 @@ class LongPollingTest {
             cookieless.cookie(null); // as a client that drops every cookie it is given
         }
 
-        assertEquals(true, client.connectNow().message().get("successful"), "the client presents its cookie");
+        assertEquals(true, only(client.connectNow()).get("successful"), "the client presents its cookie");
         Map<String, Object> refused = cookieless.send(cookieless.post(connect)).message();
         assertEquals("402::session_unknown", refused.get("error"), "bound to the cookie now: " + refused);
     }
@@ -214,21 +240,20 @@ class LongPollingTest {
     @ParameterizedTest
     @EnumSource(Mount.class)
     void clientThatVanishesWhileParkedKeepsItsQueueUntilItExpires(Mount mount) throws Exception {
-        BayeuxConversation client = start(mount, ServerOptions.builder().maxInterval(1500).build());
-        BayeuxConversation publisher = newClient();
+        ScriptedClient client = start(mount, ServerOptions.builder().maxInterval(1500).build());
+        ScriptedClient publisher = newClient();
         client.handshake();
         client.connectNow();
         client.subscribe("/alerts");
         publisher.handshake();
 
-        org.eclipse.jetty.client.Request poll = client.connectRequest();
-        CompletableFuture<Reply> parked = client.browser().sendAsync(poll);
+        CompletableFuture<String> parked = client.heldConnect();
         Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the connect");
-        poll.abort(new Exception("the browser tab closed")).get(5, TimeUnit.SECONDS);
+        client.wire().close(); // the browser tab closed: its held request is aborted
         Await.until(Duration.ofSeconds(5), () -> server.requestsActive(), n -> n == 0, "the server notices the client has gone");
         assertTrue(parked.isCompletedExceptionally());
 
-        publisher.publish("/alerts", "\"while away\"");
+        publisher.publishJson("/alerts", "\"while away\"");
 
         var session = server.bayeux().getSession(client.clientId());
         assertNotNull(session);
@@ -239,13 +264,13 @@ class LongPollingTest {
     @ParameterizedTest
     @EnumSource(Mount.class)
     void clientUnsubscribesAndDisconnects(Mount mount) throws Exception {
-        BayeuxConversation client = start(mount, ServerOptions.defaults());
+        ScriptedClient client = start(mount, ServerOptions.defaults());
         client.handshake();
         client.connectNow();
         client.subscribe("/quotes");
 
         assertEquals(true, client.unsubscribe("/quotes").get("successful"));
-        client.publish("/quotes", "1");
+        client.publishJson("/quotes", "1");
         assertEquals(0, server.bayeux().getSession(client.clientId()).getQueueSize());
         assertEquals(true, client.disconnect().get("successful"));
         assertNull(server.bayeux().getSession(client.clientId()));

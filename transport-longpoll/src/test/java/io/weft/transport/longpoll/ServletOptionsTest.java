@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
+import io.weft.transport.longpoll.testing.Browser;
+import io.weft.transport.longpoll.testing.Reply;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;

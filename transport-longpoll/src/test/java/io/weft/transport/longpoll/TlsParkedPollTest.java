@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.Await;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.transport.longpoll.PollingServer.Mount;
 import io.weft.transport.longpoll.PollingServer.Setup;
+import io.weft.transport.longpoll.testing.Browser;
+import io.weft.transport.longpoll.testing.HttpWire;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +18,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.io.ClientConnector;
@@ -82,9 +84,9 @@ class TlsParkedPollTest {
         server = PollingServer.start(mount, ServerOptions.builder().timeout(20_000).build(), new Setup(null, null, tls));
     }
 
-    private BayeuxConversation client() throws Exception {
-        BayeuxConversation client = new BayeuxConversation(new Browser(https, server.uri()));
-        assertEquals(true, client.handshake().message().get("successful"));
+    private ScriptedClient client() throws Exception {
+        ScriptedClient client = HttpWire.client(new Browser(https, server.uri()));
+        assertEquals(true, client.handshake().get("successful"));
         client.connectNow();
         return client;
     }
@@ -93,19 +95,18 @@ class TlsParkedPollTest {
     @EnumSource(Mount.class)
     void aClientThatClosesItsTlsConnectionWhileParkedIsNoticedAndLosesNothing(Mount mount) throws Exception {
         start(mount);
-        BayeuxConversation client = client();
+        ScriptedClient client = client();
         assertEquals(true, client.subscribe("/news").get("successful"));
-        Request held = client.connectRequest();
-        CompletableFuture<Reply> parked = client.browser().sendAsync(held);
+        CompletableFuture<String> parked = client.heldConnect();
         Await.until(Duration.ofSeconds(10), () -> server.waitingRequests(), n -> n == 1, "the poll is parked");
 
-        held.abort(new Exception("the tab closed"));
+        client.wire().close(); // the tab closed: its held request is aborted
         Await.until(Duration.ofSeconds(10), () -> server.waitingRequests(), n -> n == 0, "the watch noticed the closed connection");
         assertTrue(parked.isDone());
 
-        BayeuxConversation publisher = client();
-        assertEquals(true, publisher.publish("/news", "\"meanwhile\"").message().get("successful"));
-        List<Map<String, Object>> next = client.connectNow().on("/news");
+        ScriptedClient publisher = client();
+        assertEquals(true, publisher.publishJson("/news", "\"meanwhile\"").get(0).get("successful"));
+        List<Map<String, Object>> next = on("/news", client.connectNow());
         assertEquals(1, next.size(), "the message waited for the next poll instead of going to the dead connection");
         assertEquals("meanwhile", next.get(0).get("data"));
     }
@@ -114,20 +115,23 @@ class TlsParkedPollTest {
     @EnumSource(Mount.class)
     void aParkedPollAnsweredNormallyArrivesIntactOverTls(Mount mount) throws Exception {
         start(mount);
-        BayeuxConversation client = client();
+        ScriptedClient client = client();
         assertEquals(true, client.subscribe("/news").get("successful"));
-        CompletableFuture<Reply> parked = client.connect();
+        CompletableFuture<String> parked = client.heldConnect();
         Await.until(Duration.ofSeconds(10), () -> server.waitingRequests(), n -> n == 1, "the poll is parked");
         // Long enough for the watch to probe the parked TLS connection a few times.
         Await.until(Duration.ofSeconds(10), new ProbesPassed(3), "three probes");
 
-        BayeuxConversation publisher = client();
+        ScriptedClient publisher = client();
         String text = "x".repeat(20_000);
-        assertEquals(true, publisher.publish("/news", "\"" + text + "\"").message().get("successful"));
-        Reply reply = client.browser().await(parked);
-        assertEquals(200, reply.status());
-        assertEquals(text, reply.on("/news").get(0).get("data"));
-        assertEquals(true, reply.on("/meta/connect").get(0).get("successful"));
+        assertEquals(true, publisher.publishJson("/news", "\"" + text + "\"").get(0).get("successful"));
+        List<Map<String, Object>> reply = ScriptedClient.await(parked); // the wire fails on any status but 200
+        assertEquals(text, on("/news", reply).get(0).get("data"));
+        assertEquals(true, on("/meta/connect", reply).get(0).get("successful"));
+    }
+
+    private static List<Map<String, Object>> on(String channel, List<Map<String, Object>> messages) {
+        return messages.stream().filter(message -> channel.equals(message.get("channel"))).toList();
     }
 
     /** True once the watch has had {@code count} periods to probe: a condition on elapsed probe periods. */

@@ -7,6 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.Await;
+import io.weft.server.testing.Json;
+import io.weft.server.testing.ScriptedClient;
+import io.weft.transport.longpoll.testing.Browser;
+import io.weft.transport.longpoll.testing.HttpWire;
+import io.weft.transport.longpoll.testing.Reply;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,58 +76,61 @@ class TomcatTest {
         }
     }
 
-    private BayeuxConversation client() {
-        return new BayeuxConversation(new Browser(HTTP.client(), uri));
+    private ScriptedClient client() {
+        return HttpWire.client(new Browser(HTTP.client(), uri));
     }
 
     @Test
     void aHeldConnectIsAnsweredByAPublishOnAnotherClient() throws Exception {
         start(ServerOptions.defaults());
-        BayeuxConversation subscriber = client();
-        BayeuxConversation publisher = client();
-        assertEquals(true, subscriber.handshake().message().get("successful"));
-        assertEquals(true, subscriber.connectNow().message().get("successful"));
+        ScriptedClient subscriber = client();
+        ScriptedClient publisher = client();
+        assertEquals(true, subscriber.handshake().get("successful"));
+        assertEquals(true, subscriber.connectNow().get(0).get("successful"));
         assertEquals(true, subscriber.subscribe("/tomcat/news").get("successful"));
         publisher.handshake();
 
-        CompletableFuture<Reply> held = subscriber.connect();
-        assertEquals(200, publisher.publish("/tomcat/news", "{\"text\":\"hello from tomcat\"}").status());
+        CompletableFuture<String> held = subscriber.heldConnect();
+        // the wire fails on any status but 200
+        assertEquals(true, publisher.publishJson("/tomcat/news", "{\"text\":\"hello from tomcat\"}").get(0)
+                .get("successful"));
 
-        Reply answered = held.get(10, TimeUnit.SECONDS);
-        List<Map<String, Object>> delivered = answered.on("/tomcat/news");
-        assertEquals(1, delivered.size(), answered.body());
+        String answered = held.get(10, TimeUnit.SECONDS);
+        List<Map<String, Object>> delivered = Json.array(answered).stream()
+                .filter(message -> "/tomcat/news".equals(message.get("channel"))).toList();
+        assertEquals(1, delivered.size(), answered);
         assertEquals(Map.of("text", "hello from tomcat"), delivered.get(0).get("data"));
     }
 
     @Test
     void aHeldConnectIsAnsweredWhenItsTimeoutEnds() throws Exception {
         start(ServerOptions.builder().timeout(500).build());
-        BayeuxConversation client = client();
+        ScriptedClient client = client();
         client.handshake();
         client.connectNow();
 
         long started = System.nanoTime();
-        Reply answered = client.connect().get(10, TimeUnit.SECONDS);
+        String answered = client.heldConnect().get(10, TimeUnit.SECONDS);
         long heldMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 
-        assertEquals(true, answered.message().get("successful"), answered.body());
+        assertEquals(true, Json.array(answered).get(0).get("successful"), answered);
         assertTrue(heldMillis >= 400, "held for the timeout, not answered at once: " + heldMillis + " ms");
     }
 
     @Test
     void aClientThatGoesAwayWhileHeldLeavesTheServerServingOthers() throws Exception {
         start(ServerOptions.defaults());
-        BayeuxConversation leaving = client();
+        ScriptedClient leaving = client();
         leaving.handshake();
         leaving.connectNow();
-        org.eclipse.jetty.client.Request poll = leaving.connectRequest();
-        CompletableFuture<Reply> parked = leaving.browser().sendAsync(poll);
+        CompletableFuture<String> parked = leaving.heldConnect();
         Await.until(Duration.ofSeconds(5), () -> bayeux.getSession(leaving.clientId()) != null && !parked.isDone(), "the connect is held");
-        poll.abort(new Exception("the tab closed")).get(5, TimeUnit.SECONDS);
+        leaving.wire().close(); // the tab closed: its held request is aborted
+        Await.until(Duration.ofSeconds(5), parked::isDone, "the client gave the request up");
 
-        BayeuxConversation staying = client();
-        assertEquals(true, staying.handshake().message().get("successful"));
-        assertEquals(true, staying.connectNow().message().get("successful"));
+        ScriptedClient staying = client();
+        assertEquals(true, staying.handshake().get("successful"));
+        assertEquals(true, staying.connectNow().get(0).get("successful"));
     }
 
     @Test

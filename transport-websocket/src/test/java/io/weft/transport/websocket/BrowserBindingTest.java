@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ClientRequest;
 import io.weft.server.testing.ScriptedClient;
+import io.weft.transport.longpoll.testing.HttpWire;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;

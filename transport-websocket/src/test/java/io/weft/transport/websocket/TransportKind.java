@@ -1,6 +1,7 @@
 package io.weft.transport.websocket;
 
 import io.weft.server.testing.Wire;
+import io.weft.transport.longpoll.testing.HttpWire;
 /** The transports the shared behaviour suite runs over. */
 enum TransportKind {
     WEBSOCKET("websocket") {

@@ -1,4 +1,4 @@
-package io.weft.transport.longpoll;
+package io.weft.transport.longpoll.testing;
 
 import io.weft.server.testing.Json;
 import java.util.List;
@@ -6,18 +6,18 @@ import java.util.Map;
 import org.eclipse.jetty.http.HttpFields;
 
 /** An HTTP response as tests read it. */
-record Reply(int status, HttpFields headers, String body) {
-    String contentType() {
+public record Reply(int status, HttpFields headers, String body) {
+    public String contentType() {
         return headers.get("Content-Type");
     }
 
     /** The body as a JSON array of Bayeux messages. */
-    List<Map<String, Object>> messages() {
+    public List<Map<String, Object>> messages() {
         return Json.array(body);
     }
 
     /** The only message of the body. */
-    Map<String, Object> message() {
+    public Map<String, Object> message() {
         List<Map<String, Object>> messages = messages();
         if (messages.size() != 1) {
             throw new AssertionError("expected one message, got " + body);
@@ -26,7 +26,7 @@ record Reply(int status, HttpFields headers, String body) {
     }
 
     /** The messages on {@code channel}, in order. */
-    List<Map<String, Object>> on(String channel) {
+    public List<Map<String, Object>> on(String channel) {
         return messages().stream().filter(m -> channel.equals(m.get("channel"))).toList();
     }
 }

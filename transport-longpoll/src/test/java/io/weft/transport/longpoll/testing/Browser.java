@@ -1,9 +1,10 @@
-package io.weft.transport.longpoll;
+package io.weft.transport.longpoll.testing;
 
 import java.net.HttpCookie;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.CompletableResponseListener;
@@ -19,49 +20,56 @@ import org.eclipse.jetty.http.HttpMethod;
  * sends it back. Two {@code Browser}s sharing one {@link HttpClient} are two browsers; a cookie can be copied from
  * one to the other to play two tabs, or forged to play an attacker.
  */
-final class Browser {
-    static final String COOKIE = "BAYEUX_BROWSER";
+public final class Browser {
+    public static final String COOKIE = "BAYEUX_BROWSER";
     /** A long-polling client's handshake batch. */
-    static final String HANDSHAKE = "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+    public static final String HANDSHAKE = "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
             + "\"supportedConnectionTypes\":[\"long-polling\"]}]";
 
     private final HttpClient client;
     private final URI uri;
+    private final boolean keepsCookies;
     private volatile String cookie;
 
-    Browser(HttpClient client, URI uri) {
-        this.client = client;
-        this.uri = uri;
+    public Browser(HttpClient client, URI uri) {
+        this(client, uri, true);
     }
 
-    String cookie() {
+    /** @param keepsCookies whether to take the cookie the server sets (false: a client that never does) */
+    public Browser(HttpClient client, URI uri, boolean keepsCookies) {
+        this.client = client;
+        this.uri = uri;
+        this.keepsCookies = keepsCookies;
+    }
+
+    public String cookie() {
         return cookie;
     }
 
-    void cookie(String value) {
+    public void cookie(String value) {
         this.cookie = value;
     }
 
     /** A POST of a JSON body, not yet sent. */
-    Request post(String json) {
+    public Request post(String json) {
         return prepare(client.newRequest(uri).method(HttpMethod.POST)
                 .body(new StringRequestContent("application/json;charset=UTF-8", json)));
     }
 
     /** A JSONP GET, not yet sent. */
-    Request jsonp(String callback, String json) {
+    public Request jsonp(String callback, String json) {
         return prepare(client.newRequest(uri).method(HttpMethod.GET)
                 .param("jsonp", callback).param("message", json));
     }
 
     /** A JSONP POST of a form, not yet sent. */
-    Request jsonpForm(String callback, String json) {
+    public Request jsonpForm(String callback, String json) {
         String form = "jsonp=" + encode(callback) + "&message=" + encode(json);
         return prepare(client.newRequest(uri).method(HttpMethod.POST)
                 .body(new StringRequestContent("application/x-www-form-urlencoded", form)));
     }
 
-    Request prepare(Request request) {
+    public Request prepare(Request request) {
         String value = cookie;
         if (value != null) {
             request.headers(h -> h.add(HttpHeader.COOKIE, COOKIE + "=" + value));
@@ -70,21 +78,22 @@ final class Browser {
     }
 
     /** Sends and waits for the response (at most 10 s), remembering a browser cookie the server sets. */
-    Reply send(Request request) throws Exception {
+    public Reply send(Request request) throws Exception {
         return read(request.send());
     }
 
     /** Sends without waiting. */
-    CompletableFuture<Reply> sendAsync(Request request) {
+    public CompletableFuture<Reply> sendAsync(Request request) {
         return new CompletableResponseListener(request).send().thenApply(this::read);
     }
 
-    Reply await(CompletableFuture<Reply> reply) throws Exception {
+    public Reply await(CompletableFuture<Reply> reply) throws Exception {
         return reply.get(10, TimeUnit.SECONDS);
     }
 
     private Reply read(ContentResponse response) {
-        for (String header : response.getHeaders().getValuesList(HttpHeader.SET_COOKIE)) {
+        List<String> setCookies = keepsCookies ? response.getHeaders().getValuesList(HttpHeader.SET_COOKIE) : List.of();
+        for (String header : setCookies) {
             for (HttpCookie set : HttpCookie.parse(header)) {
                 if (set.getName().equals(COOKIE)) {
                     cookie = set.getValue();
