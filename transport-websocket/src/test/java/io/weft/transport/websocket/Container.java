@@ -5,7 +5,10 @@ import java.util.Arrays;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 
-/** Where the behaviour suite runs Weft: embedded Jetty (the README's embedded mount), or a web application in Tomcat. */
+/**
+ * Where the behaviour suite runs Weft: embedded Jetty (the README's embedded mount), or the Servlet mount, a web
+ * application, on Jetty's Servlet container and in Tomcat.
+ */
 enum Container {
     JETTY {
         @Override
@@ -16,6 +19,18 @@ enum Container {
         @Override
         BayeuxHost start(ServerOptions options) throws Exception {
             return EmbeddedServer.start(options);
+        }
+    },
+    /** The same web application on Jetty's Servlet container. */
+    JETTY_SERVLET {
+        @Override
+        BayeuxHost start() throws Exception {
+            return JettyWebApp.start(ServerOptions.defaults());
+        }
+
+        @Override
+        BayeuxHost start(ServerOptions options) throws Exception {
+            return JettyWebApp.start(options);
         }
     },
     TOMCAT {
