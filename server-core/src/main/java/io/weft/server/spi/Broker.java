@@ -14,14 +14,15 @@ import io.weft.server.internal.Bootstrap;
  *
  * <p>A node asks only for what its sessions need: the engine calls {@link #subscribe} when a channel or wildcard
  * pattern ({@code /a/b}, {@code /a/*}, {@code /a/**}) gets its first local subscriber and {@link #unsubscribe} when
- * its last one leaves, in that order per channel. A broker must not hand a node its own publishes back through
- * {@link Hub#deliver} (its local subscribers have them already), and must keep each publishing node's order.
+ * its last one leaves, in that order per channel. A broker hands {@link Hub#deliver} each publish of another node
+ * once, even where it matches several of this node's subscriptions (Redis sends a copy per matching subscription),
+ * never this node's own publishes (its local subscribers have them already), and in each publishing node's order.
  *
  * <p>Every method is called on the engine's threads and must not block: queue the work, or hand it to an
  * asynchronous client.
  *
  * <pre>
- * Broker.install(bayeux, new RedisBroker(...));   // before the server takes clients
+ * Broker.install(bayeux, RedisBroker.create(uri));   // cluster-redis; before the server takes clients
  * </pre>
  */
 public interface Broker {

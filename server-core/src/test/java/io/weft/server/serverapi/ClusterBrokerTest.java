@@ -23,8 +23,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Three servers joined by a {@link Broker} over an in-memory bus that behaves as Redis pub/sub does: every node
- * subscribed to a matching channel or pattern gets every publish, its own included, as bytes. Each subscriber on each
+ * Three servers joined by a {@link Broker} over an in-memory bus that behaves as Redis pub/sub does: every node gets
+ * a copy of every publish per matching channel or pattern it subscribed to, its own included, as bytes. Each subscriber on each
  * node receives each broadcast exactly once, in its publisher's order; service channels stay on their node; a node
  * asks the bus only for what its sessions need.
  */
@@ -154,21 +154,28 @@ class ClusterBrokerTest {
             subscriptions.getOrDefault(node, Set.of()).remove(channel);
         }
 
-        void publish(ChannelId channel, String from, byte[] json) {
+        void publish(ChannelId channel, String from, long sequence, byte[] json) {
             published.add(json);
             subscriptions.forEach((node, channels) -> {
-                if (channels.stream().anyMatch(pattern -> pattern.matches(channel))) {
-                    node.received(from, json);
+                for (ChannelId pattern : channels) {
+                    if (pattern.matches(channel)) {
+                        node.received(from, sequence, json);
+                    }
                 }
             });
         }
     }
 
-    /** A node's broker on the bus: tags what it publishes with its name and drops its own when they come back. */
+    /**
+     * A node's broker on the bus: tags what it publishes with its name and a sequence number, drops its own when they
+     * come back, and delivers each other node's publish once (the highest sequence seen from each node).
+     */
     static final class BusBroker implements Broker {
         final List<String> calls = new CopyOnWriteArrayList<>();
         private final Bus bus;
         private final String name;
+        private final Map<String, Long> lastDelivered = new ConcurrentHashMap<>();
+        private long sequence;
         private volatile Hub hub;
         volatile int delivered;
 
@@ -183,14 +190,15 @@ class ClusterBrokerTest {
         }
 
         @Override
-        public void publish(Message message) {
-            bus.publish(ChannelId.of(message.getChannel()), name, hub.codec().encode(List.of(message)));
+        public synchronized void publish(Message message) {
+            bus.publish(ChannelId.of(message.getChannel()), name, ++sequence, hub.codec().encode(List.of(message)));
         }
 
-        void received(String from, byte[] json) {
-            if (name.equals(from)) {
+        void received(String from, long number, byte[] json) {
+            if (name.equals(from) || lastDelivered.getOrDefault(from, 0L) >= number) {
                 return;
             }
+            lastDelivered.put(from, number);
             try {
                 for (Message message : hub.codec().decode(json, 0, json.length)) {
                     delivered++;
