@@ -13,6 +13,7 @@
 #   soak     1,000 websocket clients chatting at 5,000 deliveries/s for --minutes (30 by default): heap after a full
 #            GC, delivered msgs/s and latency every minute.
 # Usage: bench/faults.sh [restart|proxy|slow|storm|soak|all] [--minutes N]   (all by default)
+# BENCH_SHORT=1: slow with 10 s phases, one of them with the stalled sockets, and results in bench/target/short.
 # Writes docs/benchmarks/faults-results.txt (the RESULT lines), faults-slow-heap.csv, faults-soak.csv,
 # faults-soak-heap.csv and faults-soak-*.png.
 source "$(dirname "$0")/lib.sh"
@@ -49,7 +50,7 @@ fifo_driver() {
     DRIVER_OUT="$BUILD/faults-$name.out"
     local fifo="$BUILD/faults-$name.fifo"
     rm -f "$fifo"; mkfifo "$fifo"
-    old_driver "$limit" "$@" < "$fifo" > "$DRIVER_OUT" 2> "$BUILD/faults-$name.err" &
+    driver "$limit" "$@" < "$fifo" > "$DRIVER_OUT" 2> "$BUILD/faults-$name.err" &
     DRIVER_PID=$!
     exec 7>"$fifo"
     local i
@@ -84,7 +85,7 @@ fault_proxy() {
     for transport in long-polling websocket; do
         port=$(free_port)
         WEFT_EXTENSIONS=ack start_server weft "$port"
-        out=$(old_driver 300 proxy --transport="$transport" --url="http://127.0.0.1:$port/cometd" --clients=100 \
+        out=$(driver 300 proxy --transport="$transport" --urls="http://127.0.0.1:$port/cometd" --clients=100 \
             --rooms=10 --rate=200 --seconds=60 --cut-ms=200 2> "$BUILD/faults-proxy-$transport.err") \
             || log "proxy $transport failed"
         result proxy "$(grep '^RESULT' <<< "$out")"
@@ -98,7 +99,8 @@ fault_slow() {
     start_server weft "$port"
     pid=$(server_main_pid)
     echo "seconds,heap_after_gc_b,stalled" > "$csv"
-    old_driver 400 slow --urls="$(urls "$port")" --clients=500 --rooms=50 --stalled=50 --rate=2000 --phase-s=60 \
+    local phases=(--phase-s=60 --with-phases=3); short && phases=(--phase-s=10 --with-phases=1)
+    driver 400 slow --urls="$(urls "$port")" --clients=500 --rooms=50 --stalled=50 --rate=2000 "${phases[@]}" \
         > "$BUILD/faults-slow.out" 2> "$BUILD/faults-slow.err" &
     local dpid=$! stalled=0
     start=$(date +%s)
@@ -117,7 +119,7 @@ fault_storm() {
     local port out
     port=$(free_port)
     start_server weft "$port"
-    out=$(old_driver 400 storm --transport=websocket --urls="$(urls "$port")" --clients=2000 --rooms=100 \
+    out=$(driver 400 storm --transport=websocket --urls="$(urls "$port")" --clients=2000 --rooms=100 \
         2> "$BUILD/faults-storm.err") || log "storm failed"
     result storm "$(grep '^RESULT' <<< "$out")" \
         "RESULT server_refusals=$(curl -s "http://127.0.0.1:$port/stats" | python3 -c 'import json,sys; print(json.dumps({k: v for k, v in json.load(sys.stdin)["refusals"].items() if v}).replace(" ", ""))') server_alive=$(kill -0 "$(server_main_pid)" 2>/dev/null && echo yes || echo no)"

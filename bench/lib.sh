@@ -5,7 +5,7 @@
 #   BENCH_M2          Maven local repository (-Dmaven.repo.local) for every build here [Maven's default]
 #   MVN_OFFLINE       1: build with mvn -o
 #   WEFT_SRC          the Weft checkout to build and install [this repository]
-#   BENCH_SKIP_BUILD  1: use what bench/target and bench/*/target already hold
+#   BENCH_SKIP_BUILD  1: use what bench/target and bench/cometd-server/target already hold
 #   BENCH_SHORT       1: a few seconds per point and small sizes, to check that a script works end to end; the
 #                     figures mean nothing, and go to bench/target/short instead of docs/benchmarks
 #   SERVER_CPU / CLIENT_CPU   cores to pin the server and the client to with taskset [1 / 0]; "" = no pinning
@@ -83,8 +83,7 @@ bench_build() {
     cp -r "$WEFT_SRC/load-client/target/classes" "$BUILD/load-client/classes"
     mvn -q "${MVN_REPO[@]}" -f "$WEFT_SRC/load-client/pom.xml" -Pclient dependency:build-classpath \
         -Dmdep.includeScope=runtime -Dmdep.outputFile="$BUILD/load-client/classpath.txt"
-    log "building the fault driver and the CometD 9 peer server"
-    mvn -q "${MVN_REPO[@]}" -f "$BENCH_DIR/driver/pom.xml" package dependency:build-classpath
+    log "building the CometD 9 peer server"
     mvn -q "${MVN_REPO[@]}" -f "$BENCH_DIR/cometd-server/pom.xml" package dependency:build-classpath
     if [[ ! -d "$BUILD/faye/node_modules/faye" ]]; then
         log "installing faye 1.4.3 into $BUILD/faye"
@@ -93,7 +92,6 @@ bench_build() {
 }
 
 load_cp() { echo "$BUILD/load-client/classes:$(cat "$BUILD/load-client/classpath.txt")"; }
-driver_cp() { echo "$BENCH_DIR/driver/target/classes:$(cat "$BENCH_DIR/driver/target/classpath.txt")"; }
 cometd_cp() { echo "$BENCH_DIR/cometd-server/target/classes:$(cat "$BENCH_DIR/cometd-server/target/classpath.txt")"; }
 
 # start_server weft|cometd|faye PORT: starts it in its own process group, waits for READY; sets SERVER_PID.
@@ -145,19 +143,11 @@ urls() { # urls PORT: the comma-separated Bayeux URLs over the loopback addresse
 }
 
 # driver TIMEOUT_S COMMAND --flags...: one of the load tool's bench commands (io.weft.load.bench.Bench: ladder, idle,
-# emit, relay), pinned, bounded in time.
+# emit, relay, restart, storm, slow, proxy), pinned, bounded in time.
 driver() {
     local limit=$1; shift
     pin "$CLIENT_CPU" timeout --kill-after=10 "$limit" java $CLIENT_HEAP $JVM_COMMON $LOAD_LOGGING -cp "$(load_cp)" \
         io.weft.load.bench.Bench "$@"
-}
-
-# old_driver TIMEOUT_S COMMAND --flags...: bench/driver's Driver, for what has not moved to the load tool yet: the
-# fault runs (restart, storm, slow, proxy).
-old_driver() {
-    local limit=$1; shift
-    pin "$CLIENT_CPU" timeout --kill-after=10 "$limit" java $CLIENT_HEAP $JVM_COMMON -cp "$(driver_cp)" \
-        io.weft.bench.Driver "$@"
 }
 
 # ladder_times: the ladder's rung lengths (a 10 s pre-warm, then 3 s warm-up and 5 s measured per rate; BENCH_SHORT:

@@ -29,16 +29,17 @@ final class ClientOptions {
             description = "Seconds allowed for connecting every client [${DEFAULT-VALUE}].")
     long connectSeconds;
 
-    /** The URL client {@code index} talks to. */
-    URI url(int index) {
-        return urls.get(index % urls.size());
-    }
-
     /** Library clients on a runtime of their own, not yet connected; refused for the lean transport. */
     Cohort cohort() throws Exception {
+        return cohort(false);
+    }
+
+    /** The same, asking for the acknowledged-messages extension when {@code ack}. */
+    Cohort cohort(boolean ack) throws Exception {
         if (transport.lean()) {
             throw new IllegalArgumentException("--transport=lean-websocket drives the ladder only");
         }
-        return new Cohort(new ClientRuntime(transport.connectionType(), maxThreads, false, false), this);
+        return new Cohort(new ClientRuntime(transport.connectionType(), maxThreads, false, ack), urls, inFlight,
+                connectSeconds);
     }
 }

@@ -5,6 +5,7 @@ import io.weft.load.ClientRuntime;
 import io.weft.load.ServerProbe;
 import io.weft.server.api.Message;
 import io.weft.server.api.Promise;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -13,9 +14,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Many {@code io.weft.client} clients on one {@link ClientRuntime}, client {@code i} talking to the options'
- * {@code i}-th URL: connected with at most {@code --in-flight} handshakes under way, each then set up (subscribed, or
- * registered) by the command. Connected and closed on the command's thread; set-ups run on client threads.
+ * Many {@code io.weft.client} clients on one {@link ClientRuntime}, client {@code i} talking to the {@code i}-th URL
+ * (modulo their number): connected with at most {@code inFlight} handshakes under way, each then set up (subscribed,
+ * or registered) by the command. Connected and closed on the command's thread; set-ups run on client threads.
  */
 final class Cohort implements AutoCloseable {
     /** Sets up a handshaken client and completes {@code ready} when it is ready (or fails it). */
@@ -25,17 +26,22 @@ final class Cohort implements AutoCloseable {
     }
 
     private final ClientRuntime runtime;
-    private final ClientOptions options;
+    private final List<URI> urls;
+    private final int inFlight;
+    private final long connectSeconds;
     private final List<BayeuxClient> clients = new ArrayList<>();
 
-    Cohort(ClientRuntime runtime, ClientOptions options) {
+    /** Clients of {@code runtime}; {@link #close()} stops it. */
+    Cohort(ClientRuntime runtime, List<URI> urls, int inFlight, long connectSeconds) {
         this.runtime = runtime;
-        this.options = options;
+        this.urls = List.copyOf(urls);
+        this.inFlight = inFlight;
+        this.connectSeconds = connectSeconds;
     }
 
     /**
-     * Connects clients until there are {@code total}, setting each one up. Returns how many were ready within the
-     * options' {@code --connect-s}; progress goes to {@code System.err} every 5 s.
+     * Connects clients until there are {@code total}, setting each one up. Returns how many were ready within
+     * {@code connectSeconds}; progress goes to {@code System.err} every 5 s.
      */
     int connect(int total, Setup setup) throws InterruptedException {
         int from = clients.size();
@@ -44,16 +50,15 @@ final class Cohort implements AutoCloseable {
             return total;
         }
         CountDownLatch ready = new CountDownLatch(wanted);
-        Semaphore window = new Semaphore(options.inFlight);
+        Semaphore window = new Semaphore(inFlight);
         AtomicInteger failed = new AtomicInteger();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.connectSeconds);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(connectSeconds);
         for (int i = from; i < total; i++) {
             if (!window.tryAcquire(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 break;
             }
             int index = i;
-            BayeuxClient client = runtime.builder(options.url(index).toString(), null).build();
-            clients.add(client);
+            BayeuxClient client = add();
             Promise<Message> whenReady = Promise.from(reply -> {
                 window.release();
                 ready.countDown();
@@ -90,13 +95,33 @@ final class Cohort implements AutoCloseable {
         }, ready::fail);
     }
 
+    /** A new client of the cohort, the next index's, not handshaken: the caller drives it. */
+    BayeuxClient add() {
+        BayeuxClient client = runtime.builder(urls.get(clients.size() % urls.size()).toString(), null).build();
+        clients.add(client);
+        return client;
+    }
+
     BayeuxClient get(int index) {
         return clients.get(index);
     }
 
+    int size() {
+        return clients.size();
+    }
+
     /** One more client, outside the cohort, that reads the load server's report of a run (see {@link ServerProbe}). */
     ServerProbe probe() {
-        return new ServerProbe(runtime, options.url(0).toString());
+        return new ServerProbe(runtime, urls.get(0).toString());
+    }
+
+    /**
+     * Drops every client's connections at once, without a disconnect, as if the network went away: the clients and
+     * their sessions on the server are abandoned (the server expires them). The cohort is closed.
+     */
+    void abandon() {
+        clients.clear();
+        runtime.close();
     }
 
     /** Disconnects every client (waiting 10 s at most for the replies) and stops the runtime. */

@@ -1,4 +1,4 @@
-package io.weft.bench;
+package io.weft.load.bench;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A TCP proxy on loopback that forwards to one target and, every {@code cutMillis}, cuts one live connection picked at
- * random (both of its sockets closed at once, as a dropped network path would be): the fault injector of the proxy
- * fault run. Two threads per connection; for the few hundred connections of a fault run.
+ * random (both of its sockets closed at once, as a dropped network path would be): the fault injector of the
+ * {@code proxy} fault run. Two threads per connection; for the few hundred connections of a fault run.
  */
 final class ChaosProxy implements AutoCloseable {
     private final ServerSocket listener;

@@ -1,9 +1,10 @@
-package io.weft.bench;
+package io.weft.load.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,7 @@ import java.util.SplittableRandom;
 /**
  * A Bayeux websocket client that handshakes, subscribes and connects, reading the replies, and then stops reading
  * for good while it keeps its session alive with a {@code /meta/connect} now and then: a slow reader, the peer whose
- * messages pile up on the server. Written on a plain socket so that nothing reads for it.
+ * messages pile up on the server (the {@code slow} fault). Written on a plain socket so that nothing reads for it.
  */
 final class StalledSocket implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -29,7 +30,7 @@ final class StalledSocket implements AutoCloseable {
     private StalledSocket(URI uri, int receiveBuffer) throws IOException {
         socket = new Socket();
         socket.setReceiveBufferSize(receiveBuffer);
-        socket.connect(new java.net.InetSocketAddress(uri.getHost(), uri.getPort()), 10_000);
+        socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), 10_000);
         socket.setSoTimeout(10_000);
         in = new DataInputStream(socket.getInputStream());
         out = socket.getOutputStream();
