@@ -1,11 +1,13 @@
 package io.weft.load;
 
+import io.weft.cluster.redis.RedisBroker;
 import io.weft.metrics.micrometer.MetricsHandler;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.Service;
 import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.server.ext.TimesyncExtension;
+import io.weft.server.spi.Broker;
 import io.weft.transport.longpoll.LongPollingConnectors;
 import io.weft.transport.websocket.WeftJetty;
 import java.io.BufferedReader;
@@ -76,6 +78,10 @@ public final class LoadServer implements Callable<Integer> {
                     + "field cache per connection, 8 KB request buffers), to measure what Weft's saves.")
     boolean jettyDefaults;
 
+    @Option(names = "--redis", description = "Join a cluster: share broadcasts with the other nodes through this Redis "
+            + "(redis://HOST:PORT) [none: a single node].")
+    String redis;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new LoadServer()).execute(args));
     }
@@ -84,7 +90,7 @@ public final class LoadServer implements Callable<Integer> {
     public Integer call() throws Exception {
         Running running = start(new Settings(host, port, context, maxThreads,
                 ServerOptions.builder().timeout(timeout).maxSessionsPerAddress(maxSessionsPerAddress).build(),
-                Extension.parse(extensions), jettyDefaults), System.out);
+                Extension.parse(extensions), jettyDefaults, redis), System.out);
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             running.close();
@@ -153,11 +159,18 @@ public final class LoadServer implements Callable<Integer> {
      * @param options the Bayeux server's options
      * @param extensions the server extensions to install
      * @param jettyDefaults Jetty's default HTTP configuration rather than {@code LongPollingConnectors}'
+     * @param redis the Redis URI of a cluster to join (cluster-redis's {@code RedisBroker}), or null for a single node
      */
     public record Settings(String host, int port, String context, int maxThreads, ServerOptions options,
-            Set<Extension> extensions, boolean jettyDefaults) {
+            Set<Extension> extensions, boolean jettyDefaults, String redis) {
         public Settings {
             extensions = extensions.isEmpty() ? EnumSet.noneOf(Extension.class) : EnumSet.copyOf(extensions);
+        }
+
+        /** A single node. */
+        public Settings(String host, int port, String context, int maxThreads, ServerOptions options,
+                Set<Extension> extensions, boolean jettyDefaults) {
+            this(host, port, context, maxThreads, options, extensions, jettyDefaults, null);
         }
     }
 
@@ -171,6 +184,15 @@ public final class LoadServer implements Callable<Integer> {
     /** Starts a load server; the caller closes it. Run reports go to {@code out}. */
     public static Running start(Settings settings, PrintStream out) throws Exception {
         BayeuxServer bayeux = BayeuxServer.create(settings.options());
+        if (settings.redis() != null) {
+            try {
+                Broker.install(bayeux, RedisBroker.create(settings.redis()));
+            } catch (RuntimeException x) {
+                bayeux.close();
+                throw x;
+            }
+            out.println("Cluster: broadcasts shared through " + settings.redis());
+        }
         if (settings.extensions().contains(Extension.ACK)) {
             bayeux.addExtension(new AcknowledgedMessagesExtension());
         }

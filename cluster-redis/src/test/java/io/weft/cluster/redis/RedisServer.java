@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * take it away and bring it back on the same port. Needs Debian's {@code redis-server} on the PATH (or its path in
  * {@code -Dweft.redisServer=}); {@code .ci/run} installs it.
  */
-final class RedisServer implements BeforeEachCallback, AfterEachCallback {
+public final class RedisServer implements BeforeEachCallback, AfterEachCallback {
     private static final long READY_WITHIN_MILLIS = 10_000;
 
     private Path dir;
@@ -47,16 +47,16 @@ final class RedisServer implements BeforeEachCallback, AfterEachCallback {
     }
 
     /** {@code redis://127.0.0.1:port}. */
-    String uri() {
+    public String uri() {
         return "redis://127.0.0.1:" + port;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** Stops the server at once (SIGKILL: no goodbye to its clients), and waits until it is gone. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         Process running = process;
         process = null;
         if (running != null) {
@@ -68,7 +68,7 @@ final class RedisServer implements BeforeEachCallback, AfterEachCallback {
     }
 
     /** Starts the server on its port (again), and waits until it answers PING. */
-    void restart() throws IOException, InterruptedException {
+    public void restart() throws IOException, InterruptedException {
         if (process != null) {
             throw new IllegalStateException("running already");
         }
