@@ -14,6 +14,11 @@ import java.util.Map;
  * @param multipleClients whether to add {@code multiple-clients: true}
  */
 public record Advice(Reconnect reconnect, long interval, Long timeout, boolean multipleClients) {
+    /** The wire field names. */
+    public static final String RECONNECT = "reconnect";
+    public static final String INTERVAL = "interval";
+    public static final String TIMEOUT = "timeout";
+    public static final String MULTIPLE_CLIENTS = "multiple-clients";
     /** Stop: the session is gone for good, or the client was refused for good. */
     public static final Advice NONE = new Advice(Reconnect.NONE, 0, null, false);
     /** Handshake again at once: the session is unknown or ended, here or on another node. */
@@ -60,23 +65,11 @@ public record Advice(Reconnect reconnect, long interval, Long timeout, boolean m
      */
     public void applyTo(Message.Mutable reply) {
         Map<String, Object> advice = reply.getAdvice(true);
-        advice.put(RECONNECT, reconnect.wire());
-        advice.put(INTERVAL, interval);
-        if (timeout != null) {
-            advice.put(TIMEOUT, timeout);
-        } else if (reconnect != Reconnect.RETRY) {
-            advice.remove(TIMEOUT);
+        if (reconnect != Reconnect.RETRY) {
+            advice.remove(TIMEOUT); // a hold time means nothing once the client is told to stop or handshake
         }
-        if (multipleClients) {
-            advice.put(MULTIPLE_CLIENTS, true);
-        }
+        advice.putAll(toMap());
     }
-
-    /** The wire field names. */
-    public static final String RECONNECT = "reconnect";
-    public static final String INTERVAL = "interval";
-    public static final String TIMEOUT = "timeout";
-    public static final String MULTIPLE_CLIENTS = "multiple-clients";
 
     /** A new advice map of this value, for a reply that has none yet. */
     public Map<String, Object> toMap() {
