@@ -30,6 +30,7 @@ import org.knowm.xchart.internal.chartpart.Annotation;
 import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+import picocli.CommandLine;
 
 /**
  * Latency drawn the way latency engineers read it, as HdrHistogram's plots do: the percentile distribution. The x
@@ -195,24 +196,12 @@ public final class LatencyChart {
     }
 
     /**
-     * Overlays HdrHistogram log files: {@code --out=F.png [--title=T] FILE[=legend] ...}; the legend defaults to the
-     * file's name without {@code .hlog}.
+     * Overlays HdrHistogram log files: {@code --out=F.png [--title=T] FILE[=legend] ...} ({@link LatencyChartCommand});
+     * the legend defaults to the file's name without {@code .hlog}.
      */
-    public static void main(String[] args) throws IOException {
-        Path out = Path.of("latency.png");
-        String title = "Latency by percentile";
-        List<String> runs = new ArrayList<>();
-        for (String arg : args) {
-            if (arg.startsWith("--out=")) {
-                out = Path.of(arg.substring("--out=".length()));
-            } else if (arg.startsWith("--title=")) {
-                title = arg.substring("--title=".length());
-            } else {
-                runs.add(arg);
-            }
-        }
-        overlay(out, title, runs);
-        System.err.println("wrote " + out);
+    public static void main(String[] args) {
+        System.setProperty("java.awt.headless", "true");
+        System.exit(new CommandLine(new LatencyChartCommand()).execute(args));
     }
 
     /** Draws the runs {@code FILE.hlog[=legend]} overlaid into {@code png}; the legend defaults to the file's name. */

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
+import picocli.CommandLine;
 
 class LatencyChartTest {
     /** 1..1000 ms, in nanoseconds. */
@@ -120,5 +121,14 @@ class LatencyChartTest {
         assertEquals(direct.name(), read.name());
         assertArrayEquals(direct.percentiles(), read.percentiles());
         assertArrayEquals(direct.millis(), read.millis());
+    }
+
+    @Test
+    void aLogThatCannotBeReadIsNamedInOneLineNotAStackTrace(@TempDir Path dir) {
+        Path png = dir.resolve("out.png");
+        int exit = new CommandLine(new LatencyChartCommand()).execute("--out=" + png, dir.resolve("missing.hlog") + "=a");
+        assertEquals(2, exit);
+        assertTrue(Files.notExists(png));
+        assertEquals(0, new CommandLine(new LatencyChartCommand()).execute("--help"), "--help is help, not a file");
     }
 }

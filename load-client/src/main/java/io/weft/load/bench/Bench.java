@@ -1,5 +1,6 @@
 package io.weft.load.bench;
 
+import io.weft.load.LatencyChartCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

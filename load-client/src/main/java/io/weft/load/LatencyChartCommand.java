@@ -1,6 +1,7 @@
-package io.weft.load.bench;
+package io.weft.load;
 
-import io.weft.load.LatencyChart;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -8,10 +9,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code latency-chart}: runs' latency by percentile overlaid, from the histograms the ladder leaves. */
+/**
+ * {@code latency-chart}: runs' latency by percentile overlaid, from the HdrHistogram logs the load tool and the ladder
+ * leave: {@code LatencyChart}'s own command line and {@code Bench latency-chart}. A file that cannot be read is
+ * named in one line (exit code 2), not a stack trace.
+ */
 @Command(name = "latency-chart", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Latency by percentile of several runs overlaid, from HdrHistogram logs.")
-final class LatencyChartCommand implements Callable<Integer> {
+public final class LatencyChartCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "latency.png", description = "The PNG to write [${DEFAULT-VALUE}].")
     Path out;
 
@@ -23,8 +28,14 @@ final class LatencyChartCommand implements Callable<Integer> {
     List<String> runs;
 
     @Override
-    public Integer call() throws Exception {
-        LatencyChart.overlay(out, title, runs);
+    public Integer call() {
+        try {
+            LatencyChart.overlay(out, title, runs);
+        } catch (IOException | RuntimeException x) {
+            System.err.println("latency-chart: " + (x instanceof NoSuchFileException ? "no such file: " : "")
+                    + x.getMessage());
+            return 2;
+        }
         System.err.println("wrote " + out);
         return 0;
     }
