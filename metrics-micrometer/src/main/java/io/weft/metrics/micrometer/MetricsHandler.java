@@ -138,8 +138,7 @@ public final class MetricsHandler extends Handler.Wrapper {
                     .append(round((now.messagesReceived() - before.messagesReceived()) / interval))
                     .append(",\"deliveriesPerSecond\":").append(round((now.deliveries() - before.deliveries()) / interval))
                     .append(",\"bytesWrittenPerSecond\":")
-                    .append(round((sum(now.bytesWrittenByConnectionType())
-                            - sum(before.bytesWrittenByConnectionType())) / interval))
+                    .append(round((now.bytesWritten() - before.bytesWritten()) / interval))
                     .append(",\"handshakesPerSecond\":")
                     .append(round((now.handshakesAccepted() - before.handshakesAccepted()) / interval)).append(',');
             latency(json, "deliveryLatencyMillis", now.deliveryLatency().since(before.deliveryLatency()));
@@ -171,10 +170,6 @@ public final class MetricsHandler extends Handler.Wrapper {
                 .append(",\"sumOfSquaresMicros\":")
                 .append(String.format(Locale.ROOT, "%.0f", latency.sumOfSquaresMicros()))
                 .append(",\"maxMicros\":").append(latency.maxMicros()).append('}');
-    }
-
-    private static long sum(Map<String, Long> counts) {
-        return counts.values().stream().mapToLong(Long::longValue).sum();
     }
 
     private static double round(double value) {

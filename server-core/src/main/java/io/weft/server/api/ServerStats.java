@@ -59,4 +59,9 @@ public record ServerStats(
     public long deliveries() {
         return deliveriesByConnectionType.values().stream().mapToLong(Long::longValue).sum();
     }
+
+    /** Bytes written, all connection types. */
+    public long bytesWritten() {
+        return bytesWrittenByConnectionType.values().stream().mapToLong(Long::longValue).sum();
+    }
 }
