@@ -1,11 +1,11 @@
 /**
- * Weft's Bayeux engine. Applications use {@code io.weft.server.api}; transports implement and call
+ * Weft's Bayeux engine, on the message, channel id, promise and codec of {@code io.weft.bayeux}. Applications use
+ * {@code io.weft.server.api}; transports implement and call
  * {@code io.weft.server.spi}. The shipped extensions are in
  * {@code io.weft.server.ext}. Everything else is internal and not exported.
  */
 module io.weft.server {
-    requires transitive com.fasterxml.jackson.core;
-    requires com.fasterxml.jackson.databind;
+    requires transitive io.weft.bayeux;
     requires org.slf4j;
 
     exports io.weft.server.api;

@@ -1,10 +1,10 @@
 package io.weft.load;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.client.BayeuxClient;
 import io.weft.client.MessageListener;
 import io.weft.client.TrafficListener;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.BitSet;

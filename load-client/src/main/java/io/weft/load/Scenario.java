@@ -1,8 +1,8 @@
 package io.weft.load;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.client.BayeuxClient;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

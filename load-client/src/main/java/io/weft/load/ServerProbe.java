@@ -1,10 +1,10 @@
 package io.weft.load;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.client.BayeuxClient;
 import io.weft.server.api.Latency;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;

@@ -2,10 +2,10 @@ package io.weft.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.client.BayeuxClient;
 import io.weft.cluster.redis.RedisServer;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,10 +1,10 @@
 package io.weft.cluster.redis;
 
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.weft.server.api.ChannelId;
-import io.weft.server.api.Message;
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.MessageDecodeException;
 import io.weft.server.spi.Broker;
-import io.weft.server.spi.MessageDecodeException;
 import io.weft.server.spi.QuietLog;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.weft.cluster.redis;
 
-import io.weft.server.api.ChannelId;
+import io.weft.bayeux.ChannelId;
 
 /**
  * Bayeux channels as Redis names: a broadcast channel is the Redis channel {@code prefix + channel}; a wildcard

@@ -2,7 +2,7 @@ package io.weft.cluster.redis;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
-import io.weft.server.api.ChannelId;
+import io.weft.bayeux.ChannelId;
 import io.weft.server.spi.QuietLog;
 import java.util.HashMap;
 import java.util.HashSet;

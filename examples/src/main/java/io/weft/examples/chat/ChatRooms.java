@@ -1,11 +1,11 @@
 package io.weft.examples.chat;
 
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.Authorizer;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.ChannelId;
 import io.weft.server.api.EndReason;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.weft.examples.chat;
 
+import io.weft.bayeux.Message;
 import io.weft.client.MessageListener;
-import io.weft.server.api.Message;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;

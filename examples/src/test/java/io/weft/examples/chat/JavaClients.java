@@ -1,9 +1,9 @@
 package io.weft.examples.chat;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.client.BayeuxClient;
 import io.weft.client.BayeuxClientBuilder;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

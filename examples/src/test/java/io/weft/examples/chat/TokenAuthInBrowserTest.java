@@ -2,9 +2,9 @@ package io.weft.examples.chat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.ChannelId;
-import io.weft.server.api.Message;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerSession;
 import java.nio.file.Path;

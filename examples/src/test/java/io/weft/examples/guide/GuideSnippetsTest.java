@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.bayeux.Message;
 import io.weft.client.BayeuxClient;
 import io.weft.examples.chat.ChatServer;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.LocalSession;
-import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
 import java.util.List;
 import java.util.Map;

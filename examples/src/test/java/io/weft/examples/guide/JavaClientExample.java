@@ -1,8 +1,8 @@
 package io.weft.examples.guide;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.client.BayeuxClient;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;

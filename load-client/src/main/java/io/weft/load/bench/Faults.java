@@ -1,6 +1,6 @@
 package io.weft.load.bench;
 
-import io.weft.server.api.Message;
+import io.weft.bayeux.Message;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;

@@ -1,10 +1,10 @@
 package io.weft.load.bench;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.client.BayeuxClient;
 import io.weft.load.ClientRuntime;
 import io.weft.load.LoadConfig;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;

@@ -1,13 +1,13 @@
 package io.weft.load.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.client.BayeuxClient;
 import io.weft.load.CsvFile;
 import io.weft.load.Measurement;
 import io.weft.load.RelayService;
 import io.weft.load.ServerProbe;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;

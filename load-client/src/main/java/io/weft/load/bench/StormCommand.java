@@ -1,7 +1,7 @@
 package io.weft.load.bench;
 
+import io.weft.bayeux.Promise;
 import io.weft.client.BayeuxClient;
-import io.weft.server.api.Promise;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;

@@ -1,5 +1,7 @@
 package io.weft.server.api;
 
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
 import io.weft.server.internal.Bootstrap;
 import java.util.Collection;
 import java.util.List;

@@ -1,5 +1,8 @@
 package io.weft.server.api;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
+
 /**
  * Sees, and may change or drop, every message between the transports and the engine: incoming after decoding,
  * outgoing before encoding. Installed server-wide ({@link BayeuxServer#addExtension}) or on one session

@@ -1,5 +1,7 @@
 package io.weft.server.api;
 
+import io.weft.bayeux.BayeuxError;
+
 /**
  * The bounds on what a client can make the server hold, each set by the {@link ServerOptions} component it names. A
  * request past a bound is refused (a Bayeux error {@code 429:<option>:limit_exceeded}, an HTTP 4xx, or a WebSocket
@@ -48,5 +50,10 @@ public enum Limit {
     /** The name of the {@link ServerOptions} component that sets this limit. */
     public String option() {
         return option;
+    }
+
+    /** The error a request refused at this limit is answered with: {@code 429:<option>:limit_exceeded}. */
+    public BayeuxError error() {
+        return BayeuxError.LIMIT_EXCEEDED.withReason(option);
     }
 }

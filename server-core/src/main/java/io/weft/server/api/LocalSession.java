@@ -1,5 +1,8 @@
 package io.weft.server.api;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
+
 /**
  * A Bayeux client inside the server's JVM: server-side services (a chat room's member list, a bot, a bridge) use
  * one to handshake, subscribe and publish exactly like a remote client, without a network and without JSON. It

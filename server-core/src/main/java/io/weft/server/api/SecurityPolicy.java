@@ -1,5 +1,9 @@
 package io.weft.server.api;
 
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
+
 /**
  * Decides what clients may do: handshake, create channels, subscribe, publish. Installed with
  * {@link BayeuxServer#setSecurityPolicy}; {@link Authorizer}s on channels refine what it allows.

@@ -1,5 +1,8 @@
 package io.weft.server.api;
 
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import java.util.List;
 import java.util.Set;
 

@@ -1,5 +1,6 @@
 package io.weft.server.api;
 
+import io.weft.bayeux.Message;
 import java.util.Set;
 
 /**

@@ -1,5 +1,7 @@
 package io.weft.server.api;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import java.util.Objects;
 import java.util.function.BiFunction;
 

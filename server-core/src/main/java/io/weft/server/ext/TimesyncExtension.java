@@ -1,7 +1,7 @@
 package io.weft.server.ext;
 
+import io.weft.bayeux.Message;
 import io.weft.server.api.Extension;
-import io.weft.server.api.Message;
 import io.weft.server.api.ServerSession;
 import java.util.LinkedHashMap;
 import java.util.Map;

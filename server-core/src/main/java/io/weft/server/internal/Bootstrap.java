@@ -1,15 +1,11 @@
 package io.weft.server.internal;
 
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.Message;
+import io.weft.server.api.Scheduler;
 import io.weft.server.api.ServerOptions;
-import io.weft.server.internal.codec.JsonCodec;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.time.ExecutorScheduler;
 import io.weft.server.spi.Broker;
-import io.weft.server.spi.Codec;
 import io.weft.server.spi.Engine;
-import io.weft.server.api.Scheduler;
 
 /**
  * The one way from the public packages ({@code api}, {@code spi}) to the implementation: their static factories call
@@ -43,13 +39,5 @@ public final class Bootstrap {
             throw new IllegalArgumentException("not a Weft server: " + server);
         }
         impl.install(broker);
-    }
-
-    public static Message.Mutable message() {
-        return new MessageImpl();
-    }
-
-    public static Codec codec() {
-        return new JsonCodec();
     }
 }

@@ -1,15 +1,15 @@
 package io.weft.server.internal;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.EndReason;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.internal.app.ExtensionChain;
 import io.weft.server.internal.app.Listeners;
 import io.weft.server.internal.channel.ChannelHost;
 import io.weft.server.internal.channel.ChannelNode;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.delivery.Delivery;
 import io.weft.server.internal.delivery.Publisher;
 import io.weft.server.internal.delivery.Relay;

@@ -1,11 +1,11 @@
 package io.weft.server.internal;
 
-import io.weft.server.api.ChannelId;
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.LocalSession;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.api.ServerSession;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.protocol.EngineImpl;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;

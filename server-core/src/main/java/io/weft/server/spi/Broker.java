@@ -1,8 +1,9 @@
 package io.weft.server.spi;
 
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Codec;
+import io.weft.bayeux.Message;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.ChannelId;
-import io.weft.server.api.Message;
 import io.weft.server.internal.Bootstrap;
 
 /**

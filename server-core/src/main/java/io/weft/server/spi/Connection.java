@@ -1,8 +1,8 @@
 package io.weft.server.spi;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.ClientRequest;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import java.net.InetAddress;
 import java.util.List;
 

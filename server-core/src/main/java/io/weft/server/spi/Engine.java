@@ -1,5 +1,6 @@
 package io.weft.server.spi;
 
+import io.weft.bayeux.Codec;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;

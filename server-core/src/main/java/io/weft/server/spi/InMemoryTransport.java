@@ -1,8 +1,9 @@
 package io.weft.server.spi;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.MessageDecodeException;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.bayeux.ChannelId;
 import io.weft.server.testing.Gen;
 import io.weft.server.testing.Tries;
 import java.util.ArrayList;

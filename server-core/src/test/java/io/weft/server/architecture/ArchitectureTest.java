@@ -18,13 +18,14 @@ import org.junit.jupiter.api.Test;
  * server-core's packages are layers that follow the data flow, without cycles:
  *
  * <pre>
+ * shared:   io.weft.bayeux (its own module: message, channel id, promise, error, codec)
  * public:   api  &lt;-  spi, ext                       (what applications and transports use)
- * internal: util &lt;- codec &lt;- reply, stats &lt;- session &lt;- channel, app &lt;- delivery &lt;- protocol &lt;- internal (the assembly)
+ * internal: util &lt;- reply, stats &lt;- session &lt;- channel, app &lt;- delivery &lt;- protocol &lt;- internal (the assembly)
  * </pre>
  *
  * Each internal layer uses only those below it (and the public packages); the public packages reach the
- * implementation only through {@link Bootstrap}, whose static factories they call; the shipped extensions use only
- * the API an application has.
+ * implementation only through {@link Bootstrap}, whose static factories they call, and never the shared module's
+ * implementation; the shipped extensions use only the API an application has.
  */
 class ArchitectureTest {
     private static final String ROOT = "io.weft.server";
@@ -38,7 +39,6 @@ class ArchitectureTest {
                 .consideringOnlyDependenciesInLayers()
                 .layer("public").definedBy(ROOT + ".api..", ROOT + ".spi..", ROOT + ".ext..")
                 .layer("util").definedBy(ROOT + ".internal.util..")
-                .layer("codec").definedBy(ROOT + ".internal.codec..")
                 .layer("reply").definedBy(ROOT + ".internal.reply..")
                 .layer("stats").definedBy(ROOT + ".internal.stats..")
                 .layer("time").definedBy(ROOT + ".internal.time..")
@@ -57,9 +57,7 @@ class ArchitectureTest {
                 .whereLayer("time").mayOnlyBeAccessedByLayers("assembly")
                 .whereLayer("stats").mayOnlyBeAccessedByLayers("session", "protocol", "assembly")
                 .whereLayer("reply").mayOnlyBeAccessedByLayers("session", "protocol", "assembly")
-                .whereLayer("codec").mayOnlyBeAccessedByLayers("reply", "stats", "session", "app", "delivery", "protocol",
-                        "assembly")
-                .whereLayer("util").mayOnlyBeAccessedByLayers("codec", "reply", "stats", "session", "channel", "app",
+                .whereLayer("util").mayOnlyBeAccessedByLayers("reply", "stats", "session", "channel", "app",
                         "delivery", "protocol", "assembly")
                 .check(CLASSES);
     }
@@ -77,6 +75,13 @@ class ArchitectureTest {
     }
 
     @Test
+    void thePublicPackagesNeverNameTheSharedModulesImplementation() {
+        noClasses().that().resideInAnyPackage(ROOT + ".api..", ROOT + ".spi..", ROOT + ".ext..")
+                .should().dependOnClassesThat().resideInAPackage("io.weft.bayeux.internal..")
+                .check(CLASSES);
+    }
+
+    @Test
     void theApiKnowsNeitherTheSpiNorTheExtensions() {
         noClasses().that().resideInAPackage(ROOT + ".api..")
                 .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".spi..", ROOT + ".ext..")
@@ -86,7 +91,8 @@ class ArchitectureTest {
     @Test
     void theShippedExtensionsUseOnlyWhatApplicationsHave() {
         classes().that().resideInAPackage(ROOT + ".ext..")
-                .should().onlyDependOnClassesThat().resideInAnyPackage(ROOT + ".api..", "java..", "org.slf4j..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage(ROOT + ".api..", "io.weft.bayeux", "java..",
+                        "org.slf4j..")
                 .check(CLASSES);
     }
 }

@@ -1,8 +1,8 @@
 package io.weft.server.bench;
 
-import io.weft.server.api.Message;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.internal.stats.Counters;
-import io.weft.server.internal.codec.MessageImpl;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package io.weft.server.docs;
 
+import io.weft.bayeux.Message;
 import io.weft.server.api.Authorizer;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.EndReason;
 import io.weft.server.api.Extension;
 import io.weft.server.api.LocalSession;
-import io.weft.server.api.Message;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;

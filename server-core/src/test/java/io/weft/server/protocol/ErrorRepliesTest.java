@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.bayeux.MessageDecodeException;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
-import io.weft.server.spi.MessageDecodeException;
 import io.weft.server.testing.ManualScheduler;
 import io.weft.server.testing.ScriptedClient;
 import java.util.List;
@@ -139,7 +139,7 @@ class ErrorRepliesTest {
         server.setSecurityPolicy(new io.weft.server.api.SecurityPolicy() {
             @Override
             public boolean canHandshake(BayeuxServer s, io.weft.server.api.ServerSession session,
-                    io.weft.server.api.Message handshake) {
+                    io.weft.bayeux.Message handshake) {
                 Map<String, Object> ext = handshake.getExt();
                 return ext != null && "secret".equals(ext.get("token"));
             }
@@ -158,7 +158,7 @@ class ErrorRepliesTest {
         server.setSecurityPolicy(new io.weft.server.api.SecurityPolicy() {
             @Override
             public boolean canPublish(BayeuxServer s, io.weft.server.api.ServerSession session,
-                    io.weft.server.api.ChannelId channel, io.weft.server.api.Message message) {
+                    io.weft.bayeux.ChannelId channel, io.weft.bayeux.Message message) {
                 throw new IllegalStateException("policy bug");
             }
         });

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.Connection;
 import io.weft.server.spi.Engine;

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
 import io.weft.server.api.Authorizer;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.ChannelId;
 import io.weft.server.api.EndReason;
 import io.weft.server.api.Extension;
-import io.weft.server.api.Message;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;

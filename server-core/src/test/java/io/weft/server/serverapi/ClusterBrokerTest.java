@@ -3,14 +3,14 @@ package io.weft.server.serverapi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.MessageDecodeException;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.ChannelId;
-import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.Service;
 import io.weft.server.spi.Broker;
 import io.weft.server.spi.InMemoryTransport;
-import io.weft.server.spi.MessageDecodeException;
 import io.weft.server.testing.ManualScheduler;
 import io.weft.server.testing.SocketClient;
 import java.util.ArrayList;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Extension;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.testing.ManualScheduler;

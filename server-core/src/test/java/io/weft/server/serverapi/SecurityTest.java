@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.Authorizer;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.ChannelId;
 import io.weft.server.api.LocalSession;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;

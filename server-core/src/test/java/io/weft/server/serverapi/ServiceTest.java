@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.weft.bayeux.Promise;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.Service;
 import io.weft.server.testing.ManualScheduler;

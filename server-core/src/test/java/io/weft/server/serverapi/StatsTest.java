@@ -3,9 +3,9 @@ package io.weft.server.serverapi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.bayeux.Message;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Limit;
-import io.weft.server.api.Message;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;

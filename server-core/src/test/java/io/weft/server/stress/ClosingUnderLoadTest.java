@@ -2,12 +2,12 @@ package io.weft.server.stress;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.MessageDecodeException;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.Message;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.time.ExecutorScheduler;
 import io.weft.server.spi.InMemoryTransport;
-import io.weft.server.spi.MessageDecodeException;
 import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.weft.server.stress;
 
-import io.weft.server.api.ChannelId;
+import io.weft.bayeux.ChannelId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,6 +1,6 @@
 package io.weft.server.stress;
 
-import io.weft.server.api.Message;
+import io.weft.bayeux.Message;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.Json;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.weft.server.stress;
 
-import io.weft.server.api.Message;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.MessageDecodeException;
 import io.weft.server.spi.InMemoryTransport;
-import io.weft.server.spi.MessageDecodeException;
 import io.weft.server.testing.Json;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.weft.server.stress;
 
-import io.weft.server.api.ChannelId;
-import io.weft.server.api.Message;
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;

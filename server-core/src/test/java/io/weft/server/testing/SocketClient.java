@@ -1,7 +1,7 @@
 package io.weft.server.testing;
 
+import io.weft.bayeux.MessageDecodeException;
 import io.weft.server.spi.InMemoryTransport;
-import io.weft.server.spi.MessageDecodeException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.weft.server.testing;
 
-import io.weft.server.api.BayeuxError;
-import io.weft.server.api.Message;
+import io.weft.bayeux.BayeuxError;
+import io.weft.bayeux.Message;
 import java.util.List;
 
 /**

@@ -1,9 +1,9 @@
 package io.weft.transport.longpoll;
 
-import io.weft.server.api.BayeuxError;
+import io.weft.bayeux.BayeuxError;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.ClientRequest;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.spi.Connection;
 import io.weft.server.spi.Engine;
 import io.weft.server.spi.Inbound;

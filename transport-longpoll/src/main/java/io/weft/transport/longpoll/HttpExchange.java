@@ -1,7 +1,7 @@
 package io.weft.transport.longpoll;
 
+import io.weft.bayeux.Promise;
 import io.weft.server.api.ClientRequest;
-import io.weft.server.api.Promise;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.List;

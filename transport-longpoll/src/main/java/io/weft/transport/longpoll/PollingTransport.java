@@ -1,13 +1,13 @@
 package io.weft.transport.longpoll;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.MessageDecodeException;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.Limit;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.BrowserCookies;
 import io.weft.server.spi.Engine;
 import io.weft.server.spi.Inbound;
-import io.weft.server.spi.MessageDecodeException;
 import io.weft.server.spi.QuietLog;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -269,7 +269,7 @@ final class PollingTransport {
 
     /** Not a batch (400), or a batch past a limit the codec enforces (413; the codec counted it). */
     private static void refuseBatch(HttpExchange exchange, MessageDecodeException x) {
-        reject(exchange, x.limit() == null ? 400 : 413, x.getMessage());
+        reject(exchange, x.bound() == null ? 400 : 413, x.getMessage());
     }
 
     private void tooLarge(HttpExchange exchange) {

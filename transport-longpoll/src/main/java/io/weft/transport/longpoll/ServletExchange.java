@@ -1,7 +1,7 @@
 package io.weft.transport.longpoll;
 
+import io.weft.bayeux.Promise;
 import io.weft.server.api.ClientRequest;
-import io.weft.server.api.Promise;
 import io.weft.server.spi.Addresses;
 import io.weft.server.spi.Origins;
 import io.weft.server.spi.RequestSnapshot;

@@ -1,13 +1,13 @@
 package io.weft.transport.websocket;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.MessageDecodeException;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.ClientRequest;
 import io.weft.server.api.Limit;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.spi.Addresses;
 import io.weft.server.spi.Connection;
 import io.weft.server.spi.Inbound;
-import io.weft.server.spi.MessageDecodeException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
@@ -229,7 +229,7 @@ final class BayeuxSocket implements Connection {
 
     /** Text that is not a batch (1003), or a batch past a limit the codec has already counted (1009). */
     private void refuse(MessageDecodeException x) {
-        if (x.limit() != null) {
+        if (x.bound() != null) {
             faults.overLimit(remote(), x.getMessage());
             close(MESSAGE_TOO_LARGE, x.getMessage());
         } else {

@@ -1,6 +1,6 @@
 package io.weft.transport.websocket;
 
-import io.weft.server.api.Promise;
+import io.weft.bayeux.Promise;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;

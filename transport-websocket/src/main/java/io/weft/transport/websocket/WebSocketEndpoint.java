@@ -1,8 +1,8 @@
 package io.weft.transport.websocket;
 
-import io.weft.server.api.Promise;
-import jakarta.websocket.CloseReason;
+import io.weft.bayeux.Promise;
 import jakarta.websocket.CloseReason.CloseCodes;
+import jakarta.websocket.CloseReason;
 import jakarta.websocket.Endpoint;
 import jakarta.websocket.EndpointConfig;
 import jakarta.websocket.SendResult;

@@ -2,11 +2,11 @@ package io.weft.transport.websocket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.ChannelId;
 import io.weft.server.api.Extension;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerSession;
 import io.weft.server.testing.Inbox;

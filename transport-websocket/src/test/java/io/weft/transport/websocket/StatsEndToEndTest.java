@@ -3,8 +3,8 @@ package io.weft.transport.websocket;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.bayeux.Message;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.Message;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerSession;
 import io.weft.server.api.ServerStats;

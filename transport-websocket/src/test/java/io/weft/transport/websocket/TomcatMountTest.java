@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.ChannelId;
 import io.weft.server.api.ClientRequest;
 import io.weft.server.api.Limit;
-import io.weft.server.api.Message;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerSession;
 import io.weft.server.testing.Await;

@@ -1,7 +1,7 @@
 package io.weft.server.internal.app;
 
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.Extension;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.util.Guard;
 import io.weft.server.internal.util.Steps;

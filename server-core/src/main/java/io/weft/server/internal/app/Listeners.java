@@ -1,9 +1,9 @@
 package io.weft.server.internal.app;
 
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.ChannelId;
 import io.weft.server.api.EndReason;
-import io.weft.server.api.Message;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
 import io.weft.server.internal.util.Guard;

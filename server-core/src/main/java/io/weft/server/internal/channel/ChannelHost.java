@@ -1,7 +1,7 @@
 package io.weft.server.internal.channel;
 
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.session.SessionImpl;
 

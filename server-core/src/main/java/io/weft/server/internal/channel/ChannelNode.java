@@ -1,8 +1,8 @@
 package io.weft.server.internal.channel;
 
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.Authorizer;
-import io.weft.server.api.ChannelId;
-import io.weft.server.api.Promise;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
 import io.weft.server.internal.session.SessionImpl;

@@ -1,7 +1,7 @@
 package io.weft.server.internal.channel;
 
-import io.weft.server.api.ChannelId;
-import io.weft.server.api.Message;
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.Subscription;

@@ -1,7 +1,7 @@
 package io.weft.server.internal.delivery;
 
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.internal.app.ExtensionChain;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.session.SessionImpl;
 
 /**

@@ -1,11 +1,11 @@
 package io.weft.server.internal.delivery;
 
-import io.weft.server.api.ChannelId;
-import io.weft.server.internal.util.Guard;
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.channel.ChannelTree;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.internal.util.Guard;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;

@@ -1,13 +1,13 @@
 package io.weft.server.internal.delivery;
 
-import io.weft.server.api.Message;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.ServerChannel;
-import io.weft.server.internal.util.Guard;
-import io.weft.server.internal.util.Steps;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.channel.ChannelTree;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.internal.util.Guard;
+import io.weft.server.internal.util.Steps;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

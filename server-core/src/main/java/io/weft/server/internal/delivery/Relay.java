@@ -1,11 +1,11 @@
 package io.weft.server.internal.delivery;
 
-import io.weft.server.api.ChannelId;
-import io.weft.server.api.Message;
-import io.weft.server.internal.codec.MessageImpl;
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Codec;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.internal.util.Guard;
 import io.weft.server.spi.Broker;
-import io.weft.server.spi.Codec;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**

@@ -1,16 +1,16 @@
 package io.weft.server.internal.protocol;
 
+import io.weft.bayeux.BayeuxError;
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.Authorizer;
-import io.weft.server.api.BayeuxError;
 import io.weft.server.api.BayeuxServer;
-import io.weft.server.api.ChannelId;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.api.SecurityPolicy;
-import io.weft.server.internal.util.Guard;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.internal.util.Guard;
 import java.util.function.Consumer;
 
 /**

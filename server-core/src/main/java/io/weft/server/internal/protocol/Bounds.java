@@ -1,7 +1,7 @@
 package io.weft.server.internal.protocol;
 
-import io.weft.server.api.BayeuxError;
-import io.weft.server.api.ChannelId;
+import io.weft.bayeux.BayeuxError;
+import io.weft.bayeux.ChannelId;
 import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.util.Refusals;
@@ -30,7 +30,7 @@ final class Bounds {
     /** Counts a refusal of {@code limit} and returns the error that tells the client which option refused it. */
     BayeuxError refuse(Limit limit) {
         refusals.count(limit);
-        return BayeuxError.limitExceeded(limit);
+        return limit.error();
     }
 
     /** A channel name's length, checked before it is parsed: a long name costs nothing more than this. */

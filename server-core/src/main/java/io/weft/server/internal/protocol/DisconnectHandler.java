@@ -1,8 +1,8 @@
 package io.weft.server.internal.protocol;
 
+import io.weft.bayeux.Promise;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.EndReason;
-import io.weft.server.api.Promise;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;

@@ -1,12 +1,12 @@
 package io.weft.server.internal.protocol;
 
-import io.weft.server.api.BayeuxError;
-import io.weft.server.api.ChannelId;
+import io.weft.bayeux.BayeuxError;
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.EndReason;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.internal.app.ExtensionChain;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.reply.Advice;
 import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.session.SessionImpl;

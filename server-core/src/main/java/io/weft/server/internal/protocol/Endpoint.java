@@ -1,7 +1,7 @@
 package io.weft.server.internal.protocol;
 
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.server.internal.session.Outlet;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.spi.Connection;

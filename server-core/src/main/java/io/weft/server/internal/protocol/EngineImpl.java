@@ -1,14 +1,14 @@
 package io.weft.server.internal.protocol;
 
+import io.weft.bayeux.Codec;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
+import io.weft.bayeux.internal.JsonCodec;
 import io.weft.server.api.Limit;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.app.ExtensionChain;
 import io.weft.server.internal.stats.Counters;
 import io.weft.server.internal.util.Refusals;
-import io.weft.server.internal.codec.JsonCodec;
-import io.weft.server.spi.Codec;
 import io.weft.server.spi.Connection;
 import io.weft.server.spi.Engine;
 import io.weft.server.spi.Inbound;

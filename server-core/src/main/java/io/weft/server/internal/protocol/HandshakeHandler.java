@@ -1,12 +1,12 @@
 package io.weft.server.internal.protocol;
 
-import io.weft.server.api.BayeuxError;
+import io.weft.bayeux.BayeuxError;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Limit;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
 import io.weft.server.internal.app.Listeners;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.reply.Advice;
 import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.session.SessionImpl;
@@ -50,7 +50,7 @@ final class HandshakeHandler implements MetaHandler {
         }
         Limit refused = sessions.admit(session);
         if (refused != null) {
-            refuse(run, request, BayeuxError.limitExceeded(refused));
+            refuse(run, request, refused.error());
             done.succeed(null);
             return;
         }

@@ -1,7 +1,7 @@
 package io.weft.server.internal.protocol;
 
-import io.weft.server.api.Promise;
-import io.weft.server.internal.codec.MessageImpl;
+import io.weft.bayeux.Promise;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.internal.session.SessionImpl;
 
 /**

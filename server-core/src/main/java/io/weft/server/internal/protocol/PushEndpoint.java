@@ -1,10 +1,10 @@
 package io.weft.server.internal.protocol;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.Promise;
 import io.weft.server.api.Limit;
-import io.weft.server.api.Message;
-import io.weft.server.api.Promise;
-import io.weft.server.internal.util.Steps;
 import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.internal.util.Steps;
 import io.weft.server.spi.Connection;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;

@@ -1,9 +1,9 @@
 package io.weft.server.internal.protocol;
 
-import io.weft.server.api.BayeuxError;
-import io.weft.server.api.ChannelId;
+import io.weft.bayeux.BayeuxError;
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
 import io.weft.server.api.Limit;
-import io.weft.server.api.Message;
 import java.util.ArrayList;
 import java.util.List;
 

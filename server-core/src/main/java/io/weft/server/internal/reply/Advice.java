@@ -1,6 +1,6 @@
 package io.weft.server.internal.reply;
 
-import io.weft.server.api.Message;
+import io.weft.bayeux.Message;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,8 +1,8 @@
 package io.weft.server.internal.reply;
 
-import io.weft.server.api.BayeuxError;
-import io.weft.server.api.Message;
-import io.weft.server.internal.codec.MessageImpl;
+import io.weft.bayeux.BayeuxError;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.internal.MessageImpl;
 
 /**
  * Every reply the engine writes is built here: the request's channel and id echoed, then the outcome

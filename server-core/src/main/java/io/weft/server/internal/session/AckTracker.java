@@ -1,7 +1,7 @@
 package io.weft.server.internal.session;
 
+import io.weft.bayeux.Message;
 import io.weft.server.api.Limit;
-import io.weft.server.api.Message;
 import io.weft.server.internal.util.Refusals;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

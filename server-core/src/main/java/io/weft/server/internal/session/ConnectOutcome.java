@@ -1,6 +1,6 @@
 package io.weft.server.internal.session;
 
-import io.weft.server.api.Message;
+import io.weft.bayeux.Message;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package io.weft.server.internal.session;
 
-import io.weft.server.internal.codec.MessageImpl;
+import io.weft.bayeux.internal.MessageImpl;
 import java.util.function.Supplier;
 
 /**

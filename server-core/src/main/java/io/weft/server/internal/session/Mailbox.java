@@ -1,10 +1,10 @@
 package io.weft.server.internal.session;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.Limit;
-import io.weft.server.api.Message;
 import io.weft.server.api.Scheduler;
 import io.weft.server.api.ServerOptions;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.reply.Advice;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.weft.server.internal.session;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.EndReason;
-import io.weft.server.api.Message;
-import io.weft.server.internal.codec.MessageImpl;
 import java.util.List;
 
 /**

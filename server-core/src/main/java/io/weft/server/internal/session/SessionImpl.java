@@ -1,12 +1,12 @@
 package io.weft.server.internal.session;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.ClientRequest;
 import io.weft.server.api.EndReason;
 import io.weft.server.api.Extension;
-import io.weft.server.api.Message;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.util.LazyList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,13 +1,13 @@
 package io.weft.server.internal.session;
 
-import io.weft.server.api.BayeuxError;
+import io.weft.bayeux.BayeuxError;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.ClientRequest;
 import io.weft.server.api.EndReason;
 import io.weft.server.api.Limit;
-import io.weft.server.api.Message;
 import io.weft.server.api.Scheduler;
 import io.weft.server.api.ServerOptions;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.reply.Advice;
 import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.stats.Counters;

@@ -1,9 +1,9 @@
 package io.weft.server.internal.stats;
 
+import io.weft.bayeux.Message;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Latency;
-import io.weft.server.api.Message;
-import io.weft.server.internal.codec.MessageImpl;
 import io.weft.server.internal.util.Refusals;
 import java.util.Collections;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.weft.server.internal.util;
 
-import io.weft.server.api.Promise;
+import io.weft.bayeux.Promise;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;

@@ -1,5 +1,6 @@
 package io.weft.server.internal.util;
 
+import io.weft.bayeux.MessageDecodeException;
 import io.weft.server.api.Limit;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -23,6 +24,19 @@ public final class Refusals {
 
     public void count(Limit limit) {
         counts[limit.ordinal()].increment();
+    }
+
+    /** Counts input the codec refused at one of its bounds, under the limit that sets it. */
+    public void count(MessageDecodeException.Bound bound) {
+        count(limitOf(bound));
+    }
+
+    /** The server limit that sets one of the codec's bounds. */
+    public static Limit limitOf(MessageDecodeException.Bound bound) {
+        return switch (bound) {
+            case JSON_DEPTH -> Limit.JSON_DEPTH;
+            case MESSAGES_PER_BATCH -> Limit.MESSAGES_PER_BATCH;
+        };
     }
 
     public void count(Limit limit, long times) {

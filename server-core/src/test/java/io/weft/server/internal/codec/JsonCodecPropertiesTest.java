@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.weft.server.api.BayeuxError;
+import io.weft.bayeux.BayeuxError;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.MessageDecodeException;
+import io.weft.bayeux.internal.JsonCodec;
+import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.Limit;
-import io.weft.server.api.Message;
 import io.weft.server.internal.util.Refusals;
-import io.weft.server.spi.MessageDecodeException;
 import io.weft.server.testing.Gen;
 import io.weft.server.testing.JsonGen;
 import io.weft.server.testing.Tries;
@@ -66,7 +68,7 @@ class JsonCodecPropertiesTest {
             Object document = size == 1 && gen.chance(0.2) ? batch.get(0) : batch;
             return new Rendered(batch, json.render(document), gen.chance(0.5));
         }, input -> {
-            JsonCodec codec = new JsonCodec(16, 20, new Refusals());
+            JsonCodec codec = new JsonCodec(16, 20, new Refusals()::count);
             List<Message.Mutable> decoded = input.asBytes()
                     ? codec.decode(pad(utf8(input.text()), 3), 3, utf8(input.text()).length)
                     : codec.decode(input.text());
@@ -145,7 +147,7 @@ class JsonCodecPropertiesTest {
                 assertNull(outcome.refused(), "nesting " + depth + " is within maxJsonDepth " + input.maxDepth());
             } else {
                 assertNotNull(outcome.refused(), "nesting " + depth + " is past maxJsonDepth " + input.maxDepth());
-                assertEquals(Limit.JSON_DEPTH, outcome.refused().limit());
+                assertEquals(MessageDecodeException.Bound.JSON_DEPTH, outcome.refused().bound());
             }
         });
     }
@@ -169,7 +171,7 @@ class JsonCodecPropertiesTest {
                 assertEquals(input.count(), outcome.messages().size());
             } else {
                 assertNotNull(outcome.refused(), input.count() + " messages, maxMessagesPerBatch " + input.maxMessages());
-                assertEquals(Limit.MESSAGES_PER_BATCH, outcome.refused().limit());
+                assertEquals(MessageDecodeException.Bound.MESSAGES_PER_BATCH, outcome.refused().bound());
             }
         });
     }
@@ -193,7 +195,7 @@ class JsonCodecPropertiesTest {
             batch.get(bad).put(field, WrongTypes.valueFor(field, gen, json));
             return new Mistyped(json.render(batch), bad, field);
         }, input -> {
-            List<Message.Mutable> decoded = new JsonCodec(64, 100, new Refusals()).decode(input.text());
+            List<Message.Mutable> decoded = new JsonCodec(64, 100, new Refusals()::count).decode(input.text());
             for (int i = 0; i < decoded.size(); i++) {
                 BayeuxError error = ((MessageImpl) decoded.get(i)).decodeError();
                 if (i == input.bad()) {
@@ -392,7 +394,7 @@ class JsonCodecPropertiesTest {
         final JsonCodec json;
 
         Codec(int maxDepth, int maxMessages) {
-            this.json = new JsonCodec(maxDepth, maxMessages, refusals);
+            this.json = new JsonCodec(maxDepth, maxMessages, refusals::count);
         }
 
         /**
@@ -415,8 +417,8 @@ class JsonCodecPropertiesTest {
                 return fail("decode threw " + other + " instead of refusing with MessageDecodeException", other);
             }
             Map<Limit, Long> expected = new EnumMap<>(before);
-            if (outcome.refused() != null && outcome.refused().limit() != null) {
-                expected.merge(outcome.refused().limit(), 1L, Long::sum);
+            if (outcome.refused() != null && outcome.refused().bound() != null) {
+                expected.merge(Refusals.limitOf(outcome.refused().bound()), 1L, Long::sum);
             }
             assertEquals(expected, refusals.snapshot(), "refusals counted");
             assertFalse(outcome.messages() == null && outcome.refused() == null);
