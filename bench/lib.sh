@@ -94,7 +94,7 @@ bench_build() {
 load_cp() { echo "$BUILD/load-client/classes:$(cat "$BUILD/load-client/classpath.txt")"; }
 cometd_cp() { echo "$BENCH_DIR/cometd-server/target/classes:$(cat "$BENCH_DIR/cometd-server/target/classpath.txt")"; }
 
-# start_server weft|cometd|faye PORT: starts it in its own process group, waits for READY; sets SERVER_PID.
+# start_server weft|cometd|faye|floor PORT: starts it in its own process group, waits for READY; sets SERVER_PID.
 start_server() {
     local kind=$1 port=$2 logf="$BUILD/server-$1.log"
     local cmd
@@ -108,6 +108,8 @@ start_server() {
                     --extensions="${WEFT_EXTENSIONS:-none}" ${WEFT_ARGS:-})
             fi ;;
         cometd) cmd=(java $SERVER_HEAP $JVM_COMMON -cp "$(cometd_cp)" io.weft.bench.peer.CometDPeerServer "$port") ;;
+        floor)  cmd=(java $SERVER_HEAP $JVM_COMMON -cp "$(load_cp)" io.weft.load.floor.FloorServer --port="$port" \
+                    --host=0.0.0.0) ;;
         faye)   cmd=(node --expose-gc "$BENCH_DIR/faye-server/server.js" "$port" "$BUILD/faye/node_modules") ;;
         *) echo "unknown server $kind" >&2; return 1 ;;
     esac

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Issue 18, the floor: what this machine charges for the chat load with no server logic at all (io.weft.load.floor.
+# FloorServer: plain NIO, one selector thread per core, canned Bayeux replies, each publish written to its room as the
+# same bytes), beside Weft, CometD 9 and Faye under the same load: side-by-side.sh's chat load (1,000 clients, 100
+# rooms, 50-byte messages, the ladder up to each server's knee), both transports, servers alternated within each
+# round (floor, weft, cometd, faye), the server pinned to one core and the client to the other as everywhere here.
+# Default: 5 rounds (about 45 minutes). BENCH_SHORT=1: 1 round, 200 clients in 20 rooms, two rates (about 3 minutes).
+# Writes docs/benchmarks/floor.csv and floor.md (floor-summary.py: per transport and fixed rate, each server's CPU
+# per delivered message as the median of the rounds with their range, and its ratio to the floor's; saturation and
+# p99 likewise).
+source "$(dirname "$0")/lib.sh"
+ROUNDS=5; CLIENTS=1000; ROOMS=100; RATES=10000,20000,40000,60000,80000,120000,160000
+short && { ROUNDS=1; CLIENTS=200; ROOMS=20; RATES=2500,5000; }
+SERVERS=(floor weft cometd faye)
+bench_deadline $(( ROUNDS * 900 + 600 ))
+bench_build
+CSV="$OUT/floor.csv"; rm -f "$CSV"
+for round in $(seq 1 "$ROUNDS"); do
+    for transport in websocket long-polling; do
+        for server in "${SERVERS[@]}"; do
+            port=$(free_port)
+            start_server "$server" "$port"
+            clients=$transport; [[ $transport == websocket ]] && clients=lean-websocket
+            driver 600 ladder --server-pid="$SERVER_PID" --server="$server" --transport="$clients" \
+                --urls="$(urls "$port")" --clients="$CLIENTS" --rooms="$ROOMS" --size=50 --rates="$RATES" \
+                $(ladder_times) --csv="$CSV" --label="round$round" || log "floor run: $server $transport failed"
+            stop_server
+        done
+    done
+done
+python3 "$BENCH_DIR/floor-summary.py" "$CSV" > "$OUT/floor.md"
+cat "$OUT/floor.md"
+for transport in websocket long-polling; do
+    chart --csv="$CSV" --out="$OUT/floor-$transport-cpu.png" --where="transport=$transport" \
+        --x=offered_per_s --y=server_cpu_us_per_msg --series=server+label --xlabel="offered messages/s" \
+        --ylabel="server CPU per delivered message (µs)" \
+        --title="$CLIENTS clients, $ROOMS rooms, 50 B over $transport: server CPU per message, floor and servers"
+done
+log "done: $CSV"
