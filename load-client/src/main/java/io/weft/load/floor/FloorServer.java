@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
  * or wildcards, no extensions, no security, no bounded queues, no session expiry, one path, no JSONP.
  *
  * <p>It speaks enough Bayeux for the load tool's clients (the library client over websocket and long-polling, and the
- * lean websocket client); it is a measuring instrument, not a server: loopback only, for the bench scripts.
+ * lean websocket client); it is a measuring instrument, not a server: it takes loopback connections only, for the
+ * bench scripts.
  *
  * <pre>java -cp &lt;load-client's classpath&gt; io.weft.load.floor.FloorServer --port=0</pre>
  * prints {@code READY port=<n>} once listening and stops on SIGINT/SIGTERM.
@@ -106,7 +107,12 @@ public final class FloorServer implements Callable<Integer>, AutoCloseable {
                 selector.selectedKeys().clear();
                 SocketChannel socket;
                 while ((socket = acceptor.accept()) != null) {
-                    loops.get(next++ % loops.size()).adopt(socket);
+                    if (socket.getRemoteAddress() instanceof InetSocketAddress remote
+                            && remote.getAddress().isLoopbackAddress()) {
+                        loops.get(next++ % loops.size()).adopt(socket);
+                    } else {
+                        FloorLoop.closeQuietly(socket); // a measuring instrument for this machine's own load
+                    }
                 }
             }
         } catch (IOException x) {
