@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.bayeux.Message;
 import io.weft.bayeux.Promise;
 import io.weft.client.BayeuxClient;
+import io.weft.metrics.micrometer.MetricsHandler;
 import io.weft.server.api.Latency;
 import java.net.URI;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -46,25 +46,13 @@ public final class ServerProbe implements AutoCloseable {
             if (response.getStatus() != 200) {
                 return null;
             }
-            Map<?, ?> histogram = (Map<?, ?>) JSON.readValue(response.getContent(), Map.class)
-                    .get("deliveryLatencyHistogram");
-            if (histogram == null) {
-                return null;
-            }
-            return Latency.of(longs(histogram.get("upToMicros")), longs(histogram.get("counts")),
-                    ((Number) histogram.get("sumMicros")).doubleValue(),
-                    ((Number) histogram.get("sumOfSquaresMicros")).doubleValue(),
-                    ((Number) histogram.get("maxMicros")).longValue());
+            return MetricsHandler.deliveryLatency(JSON.readValue(response.getContent(), Map.class));
         } catch (InterruptedException x) {
             Thread.currentThread().interrupt();
             return null;
         } catch (Exception x) {
             return null; // No such endpoint, or not Weft's: the report says there is no server-side latency.
         }
-    }
-
-    private static long[] longs(Object array) {
-        return ((List<?>) array).stream().mapToLong(value -> ((Number) value).longValue()).toArray();
     }
 
     /** Tells the server a run starts. @return whether it answered */

@@ -12,6 +12,7 @@ import io.weft.server.api.Limit;
 import io.weft.server.api.ServerStats;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -152,6 +153,32 @@ public final class MetricsHandler extends Handler.Wrapper {
                 .append(",\"p90\":").append(latency.p90()).append(",\"p99\":").append(latency.p99())
                 .append(",\"p999\":").append(latency.p999()).append(",\"max\":").append(latency.max())
                 .append(",\"stddev\":").append(latency.stddev()).append('}');
+    }
+
+    /**
+     * Reads back what {@code /stats} says of the delivery latency ({@code deliveryLatencyHistogram}, cumulative since
+     * start-up), from the document decoded into maps and lists as any JSON library does: a reader of two documents
+     * takes the latency between them with {@link Latency#since(Latency)}.
+     *
+     * @return the reading, or null when {@code stats} has none
+     * @throws IllegalArgumentException when the histogram is there but not as this handler writes it
+     */
+    public static Latency deliveryLatency(Map<?, ?> stats) {
+        if (!(stats.get("deliveryLatencyHistogram") instanceof Map<?, ?> histogram)) {
+            return null;
+        }
+        try {
+            return Latency.of(longs(histogram.get("upToMicros")), longs(histogram.get("counts")),
+                    ((Number) histogram.get("sumMicros")).doubleValue(),
+                    ((Number) histogram.get("sumOfSquaresMicros")).doubleValue(),
+                    ((Number) histogram.get("maxMicros")).longValue());
+        } catch (ClassCastException | NullPointerException x) {
+            throw new IllegalArgumentException("not a deliveryLatencyHistogram of /stats: " + histogram, x);
+        }
+    }
+
+    private static long[] longs(Object array) {
+        return ((List<?>) array).stream().mapToLong(value -> ((Number) value).longValue()).toArray();
     }
 
     /** The latency's buckets, cumulative since start-up: a reader takes the difference of two readings. */

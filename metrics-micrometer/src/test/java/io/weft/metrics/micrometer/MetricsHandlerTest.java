@@ -9,7 +9,6 @@ import io.weft.server.api.Latency;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.ScriptedClient;
 import java.net.URI;
-import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
@@ -119,15 +118,7 @@ class MetricsHandlerTest {
     }
 
     private static Latency latency(Map<String, Object> stats) {
-        Map<?, ?> histogram = (Map<?, ?>) stats.get("deliveryLatencyHistogram");
-        return Latency.of(longs(histogram.get("upToMicros")), longs(histogram.get("counts")),
-                ((Number) histogram.get("sumMicros")).doubleValue(),
-                ((Number) histogram.get("sumOfSquaresMicros")).doubleValue(),
-                ((Number) histogram.get("maxMicros")).longValue());
-    }
-
-    private static long[] longs(Object array) {
-        return ((List<?>) array).stream().mapToLong(value -> ((Number) value).longValue()).toArray();
+        return MetricsHandler.deliveryLatency(stats);
     }
 
     @Test

@@ -43,6 +43,12 @@ final class EngineHooks implements ChannelHost, SessionHooks {
         this.guard = guard;
     }
 
+    /**
+     * The one part of the assembly not injected at construction: the channel tree is built on these hooks, and
+     * publishing and the relay are built on the tree (a channel's {@code publish} walks the tree to its subscribers,
+     * and the tree tells the relay which channels this node wants), so one side must be told of the other afterwards.
+     * Called once, by {@link BayeuxServerImpl}'s constructor, before the server is reachable by anyone.
+     */
     void wire(Delivery delivery, Publisher publisher, Relay relay) {
         this.delivery = delivery;
         this.publisher = publisher;
