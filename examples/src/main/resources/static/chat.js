@@ -44,7 +44,8 @@ function addMessage(data) {
         item.className = 'notice ' + data.type;
         item.textContent = data.type === 'join'
             ? data.user + ' joined'
-            : data.user + (data.reason === 'timed out' ? ' left (connection lost)' : ' left');
+            : data.user + (data.reason === 'timed out' ? ' left (connection lost)'
+                : data.reason === 'node lost' ? ' left (their server was lost)' : ' left');
     } else {
         return;
     }

@@ -1,9 +1,11 @@
 package io.weft.examples.chat;
 
 import java.io.PrintStream;
+import java.time.Duration;
 
 /**
- * Starts the chat demo: {@code java io.weft.examples.chat.ChatDemo [--port=8080] [--host=127.0.0.1]}.
+ * Starts the chat demo: {@code java io.weft.examples.chat.ChatDemo [--port=8080] [--host=127.0.0.1]
+ * [--redis=redis://HOST:PORT [--announce=2000]]}.
  *
  * <p>Prints {@code READY port=<n>} on standard output once the server listens (scripts and tests wait for that
  * line), then the page's address, and runs until the process is stopped.
@@ -29,9 +31,20 @@ public final class ChatDemo {
             usage(System.out);
             return;
         }
-        ChatServer server = ChatServer.start(settings);
+        ChatServer server;
+        try {
+            server = ChatServer.start(settings);
+        } catch (IllegalStateException | IllegalArgumentException x) { // a Redis it cannot reach or parse: one line
+            System.err.println("The chat demo could not start: " + x.getMessage());
+            System.exit(1);
+            return;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "chat-demo-shutdown"));
         System.out.println("READY port=" + server.port());
+        if (settings.redis() != null) {
+            System.out.println("Cluster: the chat is shared with the other nodes through "
+                    + ChatCluster.redacted(settings.redis()));
+        }
         System.out.println("Chat demo: open " + server.baseUrl() + "/ in two browser tabs (Ctrl-C stops it)");
         System.out.flush();
         server.join();
@@ -41,6 +54,8 @@ public final class ChatDemo {
     static ChatServer.Settings parse(String... args) {
         int port = DEFAULT_PORT;
         String host = DEFAULT_HOST;
+        String redis = null;
+        Duration announce = ChatCluster.ANNOUNCE_EVERY;
         for (String arg : args) {
             if (arg.equals("--help") || arg.equals("-h")) {
                 return null;
@@ -48,11 +63,34 @@ public final class ChatDemo {
                 port = port(arg.substring("--port=".length()));
             } else if (arg.startsWith("--host=") && arg.length() > "--host=".length()) {
                 host = arg.substring("--host=".length());
+            } else if (arg.startsWith("--redis=")) {
+                redis = redis(arg.substring("--redis=".length()));
+            } else if (arg.startsWith("--announce=")) {
+                announce = announce(arg.substring("--announce=".length()));
             } else {
                 throw new IllegalArgumentException("unknown argument: " + arg);
             }
         }
-        return ChatServer.Settings.of(port).withHost(host);
+        return ChatServer.Settings.of(port).withHost(host).withRedis(redis).withAnnounceEvery(announce);
+    }
+
+    private static String redis(String value) {
+        if (!value.startsWith("redis://") && !value.startsWith("rediss://")) {
+            throw new IllegalArgumentException("--redis must be redis://HOST:PORT (or rediss:// for TLS): " + value);
+        }
+        return value;
+    }
+
+    private static Duration announce(String value) {
+        try {
+            long millis = Long.parseLong(value);
+            if (millis >= 10 && millis <= 200_000) {
+                return Duration.ofMillis(millis);
+            }
+        } catch (NumberFormatException x) {
+            // reported below
+        }
+        throw new IllegalArgumentException("--announce must be a number of milliseconds from 10 to 200000: " + value);
     }
 
     private static int port(String value) {
@@ -68,8 +106,11 @@ public final class ChatDemo {
     }
 
     private static void usage(PrintStream out) {
-        out.println("usage: ChatDemo [--port=8080] [--host=127.0.0.1]");
-        out.println("  --port=N   the port to listen on; 0 picks a free one (printed as READY port=N)");
-        out.println("  --host=H   the address to listen on; 0.0.0.0 lets other machines in");
+        out.println("usage: ChatDemo [--port=8080] [--host=127.0.0.1] [--redis=redis://HOST:PORT [--announce=2000]]");
+        out.println("  --port=N        the port to listen on; 0 picks a free one (printed as READY port=N)");
+        out.println("  --host=H        the address to listen on; 0.0.0.0 lets other machines in");
+        out.println("  --redis=URI     join the cluster of the nodes started with this Redis (none: a single node)");
+        out.println("  --announce=MS   with --redis: how often this node tells the others its member lists again;");
+        out.println("                  they forget them 3 periods after the last they heard (the node died)");
     }
 }

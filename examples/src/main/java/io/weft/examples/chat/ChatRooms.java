@@ -8,12 +8,18 @@ import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.EndReason;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The chat's server side, written against Weft's server API only: who is in which room, join and leave notices, and
@@ -29,13 +35,20 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>{@code /chat/<room>}: clients publish {@code {text}}; a channel listener checks that the publisher is in
  *       the room and rewrites the message to {@code {type: "chat", user, text, time}} with the name the server knows;
  *       the server publishes {@code {type: "join" | "leave", user, time}} there;
- *   <li>{@code /members/<room>}: {@code {room, members}}, published by the server after every change; an authorizer
- *       refuses client publishes.
+ *   <li>{@code /members/<room>}: {@code {room, members}}, sent by the server to this node's subscribers after every
+ *       change; an authorizer refuses client publishes.
  * </ul>
  *
- * <p>Created once per {@link BayeuxServer} with {@link #install(BayeuxServer)}, on the thread assembling the server.
- * Its callbacks run on the threads the engine calls them on (the thread processing a client's message, or the
- * scheduler's for an expired session); none blocks.
+ * <p>Created once per {@link BayeuxServer} with {@link #install(BayeuxServer)}, on the thread assembling the server;
+ * or, for one node of a cluster (a {@code Broker} installed on the server), with
+ * {@link #installOnCluster(BayeuxServer, Duration)}. On a cluster, chat lines and join and leave notices cross
+ * between the nodes as every broadcast does, and each node keeps the members of its own sessions: it tells the other
+ * nodes its list of each room through {@link Roster} ({@value Roster#CHANNEL}), and a room's members are the union of
+ * every node's latest list, in the order of the nodes' ids (so every node shows the same order), each node's in the
+ * order its users joined. Names are not unique, on one node or on several: two sessions may join under one name.
+ *
+ * <p>Its callbacks run on the threads the engine calls them on (the thread processing a client's message, the
+ * scheduler's for an expired session, the broker's for another node's list, the roster's timer); none blocks.
  */
 public final class ChatRooms {
     public static final String JOIN = "/service/chat/join";
@@ -52,6 +65,12 @@ public final class ChatRooms {
     private final BayeuxServer bayeux;
     private final Map<String, Room> rooms = new ConcurrentHashMap<>();
     private final Object membershipLock = new Object();
+    /** Numbers this node's changes to its member lists, over every room, so that other nodes can tell newer from older. */
+    private final AtomicLong changes = new AtomicLong();
+    /** This node's id among the nodes of a cluster: random, new at every start. */
+    private final String node = Roster.newNodeId();
+    /** The cluster's side, or null on a single node. */
+    private volatile Roster roster;
 
     private ChatRooms(BayeuxServer bayeux) {
         this.bayeux = bayeux;
@@ -84,10 +103,30 @@ public final class ChatRooms {
     }
     // end::install[]
 
-    /** The names in {@code room}, in the order they joined; empty for a room nobody is in. */
+    /**
+     * As {@link #install(BayeuxServer)}, for one node of a cluster: the server's {@code Broker} must be installed
+     * already (it takes no session after this, and this makes one). This node announces its members of each room at
+     * once after every change, and again every {@code announceEvery}; the other nodes forget its list of a room three
+     * announcements after the last one they heard (a node that died, or lost Redis). {@link #close()} stops it.
+     */
+    public static ChatRooms installOnCluster(BayeuxServer bayeux, Duration announceEvery) {
+        ChatRooms chat = install(bayeux);
+        chat.roster = Roster.start(bayeux, chat, announceEvery.toMillis());
+        return chat;
+    }
+
+    /** The names in {@code room}: every node's, in the order of the nodes' ids, and the order they joined there. */
     public List<String> members(String room) {
         Room found = rooms.get(room);
         return found == null ? List.of() : found.names();
+    }
+
+    /** Stops announcing this node's members to the cluster (nothing on a single node). The server closes itself. */
+    public void close() {
+        Roster running = roster;
+        if (running != null) {
+            running.close();
+        }
     }
 
     // tag::join[]
@@ -179,22 +218,100 @@ public final class ChatRooms {
         }
     }
 
+    // ---- the cluster's side, called by Roster ----
+
+    String node() {
+        return node;
+    }
+
+    /** This node's list of every room it has members in, to announce. */
+    List<Roster.RoomList> localLists() {
+        List<Roster.RoomList> lists = new ArrayList<>();
+        for (Room room : rooms.values()) {
+            Roster.RoomList list = room.local();
+            if (list != null) {
+                lists.add(list);
+            }
+        }
+        return lists;
+    }
+
+    /** Another node's list of {@code room}, numbered {@code change} there; it holds until {@code expiresAt}. */
+    void heard(String from, String room, long change, List<String> names, long expiresAt) {
+        while (!rooms.computeIfAbsent(room, Room::new).heard(from, change, names, expiresAt)) {
+            // the room was being dropped: a new one takes the list
+        }
+    }
+
+    /** Forgets the lists of other nodes not heard again by {@code now} (the roster's clock). */
+    void expire(long now) {
+        rooms.forEach((name, room) -> {
+            if (room.expire(now)) {
+                rooms.remove(name, room);
+            }
+        });
+    }
+
     /**
-     * One room: its members by session, and the publishing of notices in the order the changes happened (under the
-     * room's lock, so that every member list published is newer than the one before). A room whose last member
-     * left is closed: it is being dropped from the map and refuses joins, which then go to a new room.
+     * Sends {@code data} on {@code channel} to this node's subscribers of it (and of the wildcards that cover it), and
+     * to no other node's: each node tells its own sessions what it knows. One message, encoded once for all of them.
+     */
+    private void deliverHere(String channel, Map<String, Object> data) {
+        Set<ServerSession> subscribers = new LinkedHashSet<>();
+        addSubscribers(subscribers, channel);
+        for (ChannelId wildcard : ChannelId.of(channel).wildcards()) {
+            addSubscribers(subscribers, wildcard.id());
+        }
+        if (subscribers.isEmpty()) {
+            return;
+        }
+        Message.Mutable message = Message.Mutable.create().setChannel(channel).setData(data);
+        for (ServerSession subscriber : subscribers) {
+            subscriber.deliver(null, message);
+        }
+    }
+
+    private void addSubscribers(Set<ServerSession> into, String channel) {
+        ServerChannel found = bayeux.getChannel(channel);
+        if (found != null) {
+            into.addAll(found.getSubscribers());
+        }
+    }
+
+    /** Another node's latest list of a room: {@code change} numbers it there; empty once its last member left. */
+    private record Remote(long change, List<String> names, long expiresAt) {
+    }
+
+    /**
+     * One room: its members on this node by session, the other nodes' lists, and the telling of changes in the order
+     * they happened (under the room's lock, so that every member list sent is newer than the one before). A room
+     * with no member here and no other node's list is closed: it is being dropped from the map and refuses joins and
+     * lists, which then go to a new room.
      */
     private final class Room {
         private final String name;
         private final Map<String, String> members = new LinkedHashMap<>();
+        /** By node id. A node's empty list is kept until it expires, so that an older list arriving late is ignored. */
+        private final Map<String, Remote> remote = new TreeMap<>();
+        /** The number of this node's latest change here. */
+        private long change;
         private boolean closed;
 
         Room(String name) {
             this.name = name;
         }
 
+        /** Every node's names: in the order of the node ids, and the order they joined on each node. */
         synchronized List<String> names() {
-            return List.copyOf(members.values());
+            if (remote.isEmpty()) {
+                return List.copyOf(members.values());
+            }
+            Map<String, Collection<String>> byNode = new TreeMap<>();
+            byNode.put(node, members.values());
+            remote.forEach((id, list) -> byNode.put(id, list.names()));
+            List<String> names = new ArrayList<>();
+            byNode.values().forEach(names::addAll);
+            return List.copyOf(names);
         }
 
         /** Adds the session under {@code user}; tells the room; returns the member list, or null if closed. */
@@ -204,12 +321,11 @@ public final class ChatRooms {
                 return null;
             }
             String previous = members.put(session.getId(), user);
-            List<String> names = List.copyOf(members.values());
             if (!user.equals(previous)) {
                 notice("join", user, null);
-                publishMembers(names);
+                changed();
             }
-            return names;
+            return names();
         }
 
         /** Removes the session, tells the room if it was in; returns whether the room is now empty. */
@@ -225,13 +341,71 @@ public final class ChatRooms {
             }
             if (user != null) {
                 notice("leave", user, why);
-                publishMembers(List.copyOf(members.values()));
+                changed();
             }
-            closed = members.isEmpty();
+            closed = members.isEmpty() && remote.isEmpty();
+            return closed;
+        }
+
+        /** This node's list changed: the other nodes are told it, and this node's subscribers the room's list. */
+        private void changed() {
+            change = changes.incrementAndGet();
+            Roster cluster = roster;
+            if (cluster != null) {
+                cluster.announce(new Roster.RoomList(name, change, List.copyOf(members.values())));
+            }
+            deliverMembers();
+        }
+
+        /** This node's list, or null if it has no member here. */
+        synchronized Roster.RoomList local() {
+            return members.isEmpty() ? null : new Roster.RoomList(name, change, List.copyOf(members.values()));
+        }
+
+        /** Takes another node's list, unless a newer one is known; returns false if closed. */
+        synchronized boolean heard(String from, long number, List<String> names, long expiresAt) {
+            if (closed) {
+                rooms.remove(name, this);
+                return false;
+            }
+            Remote known = remote.get(from);
+            if (known != null && number < known.change()) {
+                // older than what that node said since (its periodic list crossed a change): it is alive, that is all
+                remote.put(from, new Remote(known.change(), known.names(), expiresAt));
+                return true;
+            }
+            remote.put(from, new Remote(number, names, expiresAt));
+            if (known == null ? !names.isEmpty() : !known.names().equals(names)) {
+                deliverMembers();
+            }
+            return true;
+        }
+
+        /** Drops the other nodes' lists that expired, telling this node's members; returns whether the room is empty. */
+        synchronized boolean expire(long now) {
+            boolean lost = false;
+            for (var entries = remote.values().iterator(); entries.hasNext(); ) {
+                Remote list = entries.next();
+                if (list.expiresAt() - now <= 0) {
+                    entries.remove();
+                    for (String user : list.names()) {
+                        deliverHere(CHAT_PREFIX + name, noticeData("leave", user, "node lost"));
+                        lost = true;
+                    }
+                }
+            }
+            if (lost) {
+                deliverMembers();
+            }
+            closed = members.isEmpty() && remote.isEmpty();
             return closed;
         }
 
         private void notice(String type, String user, String why) {
+            bayeux.createChannelIfAbsent(CHAT_PREFIX + name).publish(null, noticeData(type, user, why));
+        }
+
+        private Map<String, Object> noticeData(String type, String user, String why) {
             Map<String, Object> data = new LinkedHashMap<>();
             data.put("type", type);
             data.put("user", user);
@@ -239,11 +413,11 @@ public final class ChatRooms {
                 data.put("reason", why);
             }
             data.put("time", System.currentTimeMillis());
-            bayeux.createChannelIfAbsent(CHAT_PREFIX + name).publish(null, data);
+            return data;
         }
 
-        private void publishMembers(List<String> names) {
-            bayeux.createChannelIfAbsent(MEMBERS_PREFIX + name).publish(null, Map.of("room", name, "members", names));
+        private void deliverMembers() {
+            deliverHere(MEMBERS_PREFIX + name, Map.of("room", name, "members", names()));
         }
     }
 }

@@ -6,6 +6,7 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.transport.longpoll.LongPollingConnectors;
 import io.weft.transport.websocket.WeftJetty;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,6 +35,8 @@ import org.eclipse.jetty.util.resource.ResourceFactory;
  * </pre>
  *
  * <p>Weft's part, from {@code WebSocketHandler} to the long-polling context, is what {@link WeftJetty#mount} makes.
+ * With {@link Settings#redis()} set, the node joins a cluster ({@link ChatCluster}): cluster-redis's {@code RedisBroker}
+ * carries broadcasts between the nodes, and the chat's {@link Roster} its member lists.
  *
  * <p>Started by {@link #start(Settings)} on the caller's thread; closed by {@link #close()}. Thread-safe.
  */
@@ -55,45 +58,61 @@ public final class ChatServer implements AutoCloseable {
      *     blocks upgrades)
      * @param options the Bayeux server's options
      * @param contexts more contexts to serve beside the demo's
+     * @param redis the Redis of a cluster to join ({@code redis://HOST:PORT}, cluster-redis's {@code RedisBroker}),
+     *     or null for a single node
+     * @param announceEvery on a cluster, how often this node tells the others its member lists again (they forget
+     *     them {@value Roster#EXPIRES_AFTER} periods after the last they heard)
      */
-    public record Settings(String host, int port, boolean webSocket, ServerOptions options, List<ContextHandler> contexts) {
+    public record Settings(String host, int port, boolean webSocket, ServerOptions options, List<ContextHandler> contexts,
+            String redis, Duration announceEvery) {
         public Settings {
             Objects.requireNonNull(host, "host");
             Objects.requireNonNull(options, "options");
+            Objects.requireNonNull(announceEvery, "announceEvery");
             contexts = List.copyOf(contexts);
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port must be 0 to 65535: " + port);
             }
         }
 
-        /** This machine only, both transports, default options. */
+        /** This machine only, both transports, default options, a single node. */
         public static Settings of(int port) {
-            return new Settings("127.0.0.1", port, true, ServerOptions.defaults(), List.of());
+            return new Settings("127.0.0.1", port, true, ServerOptions.defaults(), List.of(), null,
+                    ChatCluster.ANNOUNCE_EVERY);
         }
 
         public Settings withHost(String value) {
-            return new Settings(value, port, webSocket, options, contexts);
+            return new Settings(value, port, webSocket, options, contexts, redis, announceEvery);
         }
 
         public Settings withOptions(ServerOptions value) {
-            return new Settings(host, port, webSocket, value, contexts);
+            return new Settings(host, port, webSocket, value, contexts, redis, announceEvery);
         }
 
         public Settings withWebSocket(boolean value) {
-            return new Settings(host, port, value, options, contexts);
+            return new Settings(host, port, value, options, contexts, redis, announceEvery);
         }
 
         public Settings withContext(ContextHandler context) {
             List<ContextHandler> more = new ArrayList<>(contexts);
             more.add(context);
-            return new Settings(host, port, webSocket, options, more);
+            return new Settings(host, port, webSocket, options, more, redis, announceEvery);
+        }
+
+        /** Joins the cluster that shares this Redis ({@code redis://HOST:PORT}); null: a single node. */
+        public Settings withRedis(String value) {
+            return new Settings(host, port, webSocket, options, contexts, value, announceEvery);
+        }
+
+        public Settings withAnnounceEvery(Duration value) {
+            return new Settings(host, port, webSocket, options, contexts, redis, value);
         }
     }
 
     private ChatServer(Settings settings) {
         bayeux = BayeuxServer.create(settings.options());
         bayeux.addExtension(new AcknowledgedMessagesExtension());
-        rooms = ChatRooms.install(bayeux);
+        rooms = ChatCluster.install(bayeux, settings.redis(), settings.announceEvery());
         jetty = new Server();
         // Parked long-polls cost ~7 KB each with these settings, ~110 KB with Jetty's defaults.
         connector = new ServerConnector(jetty, new HttpConnectionFactory(LongPollingConnectors.httpConfiguration()));
@@ -169,7 +188,7 @@ public final class ChatServer implements AutoCloseable {
         jetty.join();
     }
 
-    /** Stops Jetty, then the Bayeux server. */
+    /** Stops Jetty, then the chat's roster (on a cluster) and the Bayeux server. */
     @Override
     public void close() {
         try {
@@ -179,6 +198,7 @@ public final class ChatServer implements AutoCloseable {
         } catch (Exception x) {
             throw new IllegalStateException("Jetty did not stop cleanly", x);
         } finally {
+            rooms.close();
             bayeux.close();
         }
     }

@@ -23,9 +23,17 @@ import org.slf4j.LoggerFactory;
  * only, and says so in one WARN line: this listener's, where the container lacks even the Jakarta WebSocket API (a
  * Jetty without that module: {@code mount} cannot link), or the mount's, when the context starts, where the API is
  * there but the context has no WebSocket container.
+ *
+ * <p>With the context parameter {@value #REDIS} ({@code redis://HOST:PORT}; unset by default), the application is
+ * one node of a cluster: every node deployed with the same Redis shares the chat (cluster-redis's
+ * {@code RedisBroker}, and {@link ChatRooms#installOnCluster}). A Redis that cannot be reached then fails the
+ * application's start, naming the address.
  */
 public class ChatWarListener implements ServletContextListener {
+    /** The context parameter naming the cluster's Redis. Not {@code weft.*}: those are the server's options. */
+    public static final String REDIS = "chat.redis";
     private static final Logger LOG = LoggerFactory.getLogger(ChatWarListener.class);
+    private static final String ROOMS = ChatRooms.class.getName();
 
     public ChatWarListener() {
     }
@@ -37,7 +45,8 @@ public class ChatWarListener implements ServletContextListener {
         // the defaults, and any weft.* context-param of web.xml (weft.timeout, weft.allowedOrigins, ...)
         BayeuxServer bayeux = BayeuxServer.create(ServletOptions.of(context));
         bayeux.addExtension(new AcknowledgedMessagesExtension());
-        ChatRooms.install(bayeux);
+        // one node of a cluster if the context-param chat.redis names its Redis (redis://HOST:PORT), else alone
+        context.setAttribute(ROOMS, ChatCluster.install(bayeux, context.getInitParameter(REDIS)));
         // the LongPollingServlet of web.xml finds the server here when it starts, after the listeners
         context.setAttribute(LongPollingServlet.BAYEUX_SERVER_ATTRIBUTE, bayeux);
         try {
@@ -52,6 +61,9 @@ public class ChatWarListener implements ServletContextListener {
 
     @Override
     public void contextDestroyed(ServletContextEvent event) {
+        if (event.getServletContext().getAttribute(ROOMS) instanceof ChatRooms rooms) {
+            rooms.close();
+        }
         if (event.getServletContext().getAttribute(LongPollingServlet.BAYEUX_SERVER_ATTRIBUTE)
                 instanceof BayeuxServer bayeux) {
             bayeux.close();
