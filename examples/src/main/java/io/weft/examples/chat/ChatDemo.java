@@ -35,7 +35,8 @@ public final class ChatDemo {
         try {
             server = ChatServer.start(settings);
         } catch (IllegalStateException | IllegalArgumentException x) { // a Redis it cannot reach or parse: one line
-            System.err.println("The chat demo could not start: " + x.getMessage());
+            System.err.println("The chat demo could not start: "
+                    + ChatCluster.redacted(String.valueOf(x.getMessage())));
             System.exit(1);
             return;
         }

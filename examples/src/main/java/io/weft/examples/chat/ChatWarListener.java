@@ -46,7 +46,8 @@ public class ChatWarListener implements ServletContextListener {
         BayeuxServer bayeux = BayeuxServer.create(ServletOptions.of(context));
         bayeux.addExtension(new AcknowledgedMessagesExtension());
         // one node of a cluster if the context-param chat.redis names its Redis (redis://HOST:PORT), else alone
-        context.setAttribute(ROOMS, ChatCluster.install(bayeux, context.getInitParameter(REDIS)));
+        ChatRooms rooms = ChatCluster.install(bayeux, context.getInitParameter(REDIS));
+        context.setAttribute(ROOMS, rooms); // to close with the application
         // the LongPollingServlet of web.xml finds the server here when it starts, after the listeners
         context.setAttribute(LongPollingServlet.BAYEUX_SERVER_ATTRIBUTE, bayeux);
         try {

@@ -5,16 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -26,28 +23,8 @@ class ChatDemoTest {
 
     @Test
     void mainPrintsReadyWithTheChosenPortAndServesThePageAndBayeux() throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process demo = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                "io.weft.examples.chat.ChatDemo", "--port=0")
-                .redirectErrorStream(true)
-                .start();
-        try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8));
-            CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
-                try {
-                    for (String line = out.readLine(); line != null; line = out.readLine()) {
-                        if (line.startsWith("READY port=")) {
-                            return line;
-                        }
-                    }
-                    return null;
-                } catch (java.io.IOException x) {
-                    throw new java.io.UncheckedIOException(x);
-                }
-            });
-            String line = ready.get(30, TimeUnit.SECONDS);
-            assertTrue(line != null && line.matches("READY port=\\d+"), String.valueOf(line));
-            int port = Integer.parseInt(line.substring("READY port=".length()));
+        try (DemoProcess demo = DemoProcess.start("--port=0")) {
+            int port = demo.port();
             String base = "http://127.0.0.1:" + port;
 
             HttpResponse<String> page = get(base + "/");
@@ -75,11 +52,6 @@ class ChatDemoTest {
             assertTrue(metrics.body().contains("weft_handshakes_total{outcome=\"accepted\"} 1.0"), metrics.body());
             HttpResponse<String> stats = get(base + "/stats");
             assertTrue(stats.body().contains("\"handshakesAccepted\":1"), stats.body());
-        } finally {
-            demo.destroy();
-            if (!demo.waitFor(10, TimeUnit.SECONDS)) {
-                demo.destroyForcibly();
-            }
         }
     }
 
@@ -93,6 +65,33 @@ class ChatDemoTest {
         assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--port=http"));
         assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--port=70000"));
         assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--verbose"));
+    }
+
+    @Test
+    void clusterArgumentsNameTheRedisAndTheAnnouncementPeriod() {
+        assertNull(ChatDemo.parse().redis(), "a single node unless asked");
+        assertEquals(ChatCluster.ANNOUNCE_EVERY, ChatDemo.parse().announceEvery());
+        ChatServer.Settings settings = ChatDemo.parse("--redis=redis://10.0.0.5:6380", "--announce=500");
+        assertEquals("redis://10.0.0.5:6380", settings.redis());
+        assertEquals(Duration.ofMillis(500), settings.announceEvery());
+        assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--redis=10.0.0.5:6380"));
+        assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--announce=5"));
+        assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--announce=soon"));
+    }
+
+    @Test
+    void aRedisThatCannotBeReachedStopsTheDemoWithOneLineNamingIt() throws Exception {
+        int closed;
+        try (java.net.ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = free.getLocalPort(); // nothing listens there once this is closed
+        }
+        try (DemoProcess demo = DemoProcess.start("--port=0", "--redis=redis://:secret@127.0.0.1:" + closed)) {
+            String line = demo.line("The chat demo could not start", 30);
+            assertTrue(line != null && line.contains("127.0.0.1") && line.contains(String.valueOf(closed))
+                    && !line.contains("secret"), String.valueOf(line));
+            assertEquals(1, demo.exitCode());
+            assertNull(demo.line("\tat ", 1), "no stack trace");
+        }
     }
 
     private HttpResponse<String> get(String url) throws Exception {

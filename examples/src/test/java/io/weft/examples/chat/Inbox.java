@@ -2,6 +2,8 @@ package io.weft.examples.chat;
 
 import io.weft.bayeux.Message;
 import io.weft.client.MessageListener;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -30,6 +32,19 @@ final class Inbox implements MessageListener {
                 return data;
             }
         }
+    }
+
+    /**
+     * Everything received up to and including the first message whose data matches (a marker), in order: what did
+     * not arrive before the marker did not arrive at all, where both came the same way. Fails after 10 s.
+     */
+    List<Map<String, Object>> until(Predicate<Map<String, Object>> marker) throws InterruptedException {
+        List<Map<String, Object>> seen = new ArrayList<>();
+        next(data -> {
+            seen.add(data);
+            return marker.test(data);
+        });
+        return seen;
     }
 
     /** The next message of this type about this user. */
