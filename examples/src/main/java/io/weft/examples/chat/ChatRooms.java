@@ -60,6 +60,12 @@ public final class ChatRooms {
     /** The session attribute holding the session's {@link Membership}. */
     static final String MEMBERSHIP = Membership.class.getName();
 
+    /**
+     * The rooms one session may be in at once: each costs a room's state here, and on a cluster a place in this node's
+     * periodic announcements. A join past it is refused with {@code 403::too_many_rooms}.
+     */
+    public static final int MAX_ROOMS_PER_SESSION = 32;
+
     private static final int MAX_TEXT = 2000;
 
     private final BayeuxServer bayeux;
@@ -74,6 +80,22 @@ public final class ChatRooms {
 
     private ChatRooms(BayeuxServer bayeux) {
         this.bayeux = bayeux;
+        // checked before the join service runs
+        bayeux.createChannelIfAbsent(JOIN).addAuthorizer(this::withinRoomLimit);
+    }
+
+    private Authorizer.Result withinRoomLimit(Authorizer.Operation operation, ChannelId channel, ServerSession session,
+            Message message) {
+        if (operation == Authorizer.Operation.PUBLISH
+                && session.getAttribute(MEMBERSHIP) instanceof Membership membership
+                && membership.size() >= MAX_ROOMS_PER_SESSION) {
+            Map<String, Object> data = message.getDataAsMap();
+            String room = data == null ? null : ChatNames.room(data.get("room"));
+            if (room == null || membership.name(room) == null) { // joining again under another name is fine
+                return Authorizer.Result.deny("too_many_rooms");
+            }
+        }
+        return Authorizer.Result.grant();
     }
 
     // tag::install[]

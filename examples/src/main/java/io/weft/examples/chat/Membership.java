@@ -24,6 +24,11 @@ final class Membership {
         return names.get(room);
     }
 
+    /** How many rooms the session is in. */
+    int size() {
+        return names.size();
+    }
+
     /** Forgets every room; returns them. */
     List<String> clear() {
         List<String> rooms = List.copyOf(names.keySet());

@@ -140,7 +140,7 @@ final class Roster implements AutoCloseable {
         }
         if (Boolean.TRUE.equals(data.get("hello"))) {
             try {
-                timer.execute(this::announceAll); // not on the broker's thread
+                timer.execute(this::tick); // not on the broker's thread
             } catch (RejectedExecutionException closing) {
                 // this node is stopping
             }

@@ -2,9 +2,11 @@ package io.weft.examples.chat;
 
 import static io.weft.examples.chat.JavaClients.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.client.BayeuxClient;
+import io.weft.client.ReplyException;
 import io.weft.cluster.redis.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -129,6 +131,21 @@ class ChatClusterTest {
         long bound = Roster.EXPIRES_AFTER * every.toMillis() + every.toMillis() + 2000;
         assertTrue(tookMillis <= bound, "ben vanished " + tookMillis + " ms after his node died; bound " + bound);
         assertEquals(List.of("ann"), a.rooms().members("lobby"));
+    }
+
+    @Test
+    void clientsCanNeitherListenToNorSpeakOnTheRoster() throws Exception {
+        ChatServer a = node(Duration.ofSeconds(1));
+        BayeuxClient eve = user(a.baseUrl(), "long-polling");
+        ReplyException listen = assertThrows(ReplyException.class,
+                () -> await(p -> eve.subscribe(Roster.CHANNEL, new Inbox(), p)));
+        assertTrue(String.valueOf(listen.reply().get("error")).startsWith("403"), listen.reply().toString());
+        Map<String, Object> forged = Map.of("node", "forged", "ttl", 60000,
+                "rooms", Map.of("lobby", Map.of("change", 1, "members", List.of("mallory"))));
+        ReplyException speak = assertThrows(ReplyException.class,
+                () -> await(p -> eve.publish(Roster.CHANNEL, forged, p)));
+        assertTrue(String.valueOf(speak.reply().get("error")).startsWith("403"), speak.reply().toString());
+        assertEquals(List.of(), a.rooms().members("lobby"));
     }
 
     private static Inbox subscribe(BayeuxClient client, String... channels) throws Exception {

@@ -94,6 +94,21 @@ class ChatRoomsTest {
     }
 
     @Test
+    void aSessionIsInAtMost32RoomsAtOnce() throws Exception {
+        BayeuxClient client = clients.connect(url, "websocket");
+        for (int i = 0; i < ChatRooms.MAX_ROOMS_PER_SESSION; i++) {
+            join(client, "room" + i, "amy");
+        }
+        ReplyException refused = assertThrows(ReplyException.class, () -> join(client, "one-more", "amy"));
+        assertTrue(String.valueOf(refused.reply().get("error")).startsWith("403"), refused.reply().toString());
+        assertTrue(String.valueOf(refused.reply().get("error")).contains("too_many_rooms"), refused.reply().toString());
+        assertEquals(List.of(), server.rooms().members("one-more"));
+        assertEquals(List.of("amelia"), join(client, "room0", "amelia").get("members"), "a room it is in already");
+        await(p -> client.publish(ChatRooms.LEAVE, Map.of("room", "room1"), p));
+        assertEquals(List.of("amy"), join(client, "one-more", "amy").get("members"));
+    }
+
+    @Test
     void leavingAndDisconnectingTellTheRoom() throws Exception {
         BayeuxClient ann = clients.connect(url, "websocket");
         Inbox annHears = subscribe(ann, "/chat/java");
