@@ -45,7 +45,8 @@ function addMessage(data) {
         item.textContent = data.type === 'join'
             ? data.user + ' joined'
             : data.user + (data.reason === 'timed out' ? ' left (connection lost)'
-                : data.reason === 'node lost' ? ' left (their server was lost)' : ' left');
+                : data.reason === 'node lost' ? ' left (their server was lost)'
+                : data.reason === 'node stopped' ? ' left (their server stopped)' : ' left');
     } else {
         return;
     }

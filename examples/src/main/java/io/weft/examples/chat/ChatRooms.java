@@ -143,10 +143,17 @@ public final class ChatRooms {
         return found == null ? List.of() : found.names();
     }
 
-    /** Stops announcing this node's members to the cluster (nothing on a single node). The server closes itself. */
+    /**
+     * On a cluster, before the server closes (while its broker still runs): this node's users leave their rooms, the
+     * notices (reason {@code node stopped}) and the emptied lists reaching the other nodes at once, rather than when
+     * this node's lists expire there; then the roster stops. Nothing on a single node. The server closes itself.
+     */
     public void close() {
         Roster running = roster;
         if (running != null) {
+            for (ServerSession session : bayeux.getSessions()) {
+                leaveAll(session, "node stopped");
+            }
             running.close();
         }
     }
@@ -183,8 +190,11 @@ public final class ChatRooms {
     }
 
     private void leaveAll(ServerSession session, EndReason reason) {
+        leaveAll(session, reason == EndReason.TIMED_OUT ? "timed out" : "left");
+    }
+
+    private void leaveAll(ServerSession session, String why) {
         if (session.getAttribute(MEMBERSHIP) instanceof Membership membership) {
-            String why = reason == EndReason.TIMED_OUT ? "timed out" : "left";
             for (String room : membership.clear()) {
                 leaveRoom(session, room, why);
             }

@@ -134,6 +134,25 @@ class ChatClusterTest {
     }
 
     @Test
+    void theUsersOfANodeStoppedInAnOrderlyWayLeaveAtOnce() throws Exception {
+        ChatServer a = node(Duration.ofSeconds(30)); // no expiry within this test: what happens comes from B itself
+        ChatServer b = node(Duration.ofSeconds(30));
+        BayeuxClient ann = user(a.baseUrl(), "websocket");
+        Inbox annSees = subscribe(ann, "/chat/lobby", "/members/lobby");
+        join(ann, "lobby", "ann");
+        BayeuxClient ben = user(b.baseUrl(), "websocket");
+        join(ben, "lobby", "ben");
+        annSees.next(members("ann", "ben"));
+
+        b.close(); // what the demo's shutdown hook does on Ctrl-C, and the WAR's listener on undeploy
+        Map<String, Object> left = annSees.next(data -> "leave".equals(data.get("type"))
+                && "ben".equals(data.get("user")));
+        assertEquals("node stopped", left.get("reason"));
+        annSees.next(members("ann"));
+        assertEquals(List.of("ann"), a.rooms().members("lobby"));
+    }
+
+    @Test
     void clientsCanNeitherListenToNorSpeakOnTheRoster() throws Exception {
         ChatServer a = node(Duration.ofSeconds(1));
         BayeuxClient eve = user(a.baseUrl(), "long-polling");
