@@ -60,8 +60,9 @@ class ChatClusterTest {
 
     @Test
     void usersOnTwoNodesSeeEachOtherJoinChatAndLeave() throws Exception {
-        ChatServer a = node(Duration.ofSeconds(1));
-        ChatServer b = node(Duration.ofSeconds(1));
+        // long periods: every list here is one sent at a change, and no list can expire on a busy machine
+        ChatServer a = node(Duration.ofSeconds(30));
+        ChatServer b = node(Duration.ofSeconds(30));
 
         BayeuxClient ann = user(a.baseUrl(), "websocket");
         Inbox annSees = subscribe(ann, "/chat/lobby", "/members/lobby");
