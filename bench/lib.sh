@@ -12,6 +12,7 @@
 #   SERVER_HEAP / CLIENT_HEAP JVM heap flags [-Xms1g -Xmx1g / -Xms2g -Xmx2g]
 #   WEFT_CP_PREPEND   classes put before the Weft jars on the Weft server's classpath (A/B runs of a change)
 #   WEFT_OPTS         extra JVM flags for the Weft server
+#   SERVER_JVM_OPTS   extra JVM flags for whichever JVM server a script starts (Weft, CometD, the floor)
 #   WEFT_EXTENSIONS   the Weft server's extensions (LoadServer --extensions: ack, timesync) [none, as the peers run]
 #   WEFT_ARGS         extra LoadServer flags (e.g. --jetty-defaults: Jetty's connector defaults)
 
@@ -103,12 +104,12 @@ start_server() {
             if [[ -n "${WEFT_BENCH_SERVER_CP:-}" ]]; then # a tree from before the load server ran the benchmarks
                 cmd=(java $SERVER_HEAP $JVM_COMMON ${WEFT_OPTS:-} -cp "$WEFT_BENCH_SERVER_CP" io.weft.bench.BenchServer "$port")
             else
-                cmd=(java $SERVER_HEAP $JVM_COMMON $LOAD_LOGGING ${WEFT_OPTS:-}
+                cmd=(java $SERVER_HEAP $JVM_COMMON $LOAD_LOGGING ${WEFT_OPTS:-} ${SERVER_JVM_OPTS:-}
                     -cp "${WEFT_CP_PREPEND:+$WEFT_CP_PREPEND:}$(load_cp)" io.weft.load.LoadServer --port="$port"
                     --extensions="${WEFT_EXTENSIONS:-none}" ${WEFT_ARGS:-})
             fi ;;
-        cometd) cmd=(java $SERVER_HEAP $JVM_COMMON -cp "$(cometd_cp)" io.weft.bench.peer.CometDPeerServer "$port") ;;
-        floor)  cmd=(java $SERVER_HEAP $JVM_COMMON -cp "$(load_cp)" io.weft.load.floor.FloorServer --port="$port" \
+        cometd) cmd=(java $SERVER_HEAP $JVM_COMMON ${SERVER_JVM_OPTS:-} -cp "$(cometd_cp)" io.weft.bench.peer.CometDPeerServer "$port") ;;
+        floor)  cmd=(java $SERVER_HEAP $JVM_COMMON ${SERVER_JVM_OPTS:-} -cp "$(load_cp)" io.weft.load.floor.FloorServer --port="$port" \
                     --host=0.0.0.0) ;;
         faye)   cmd=(node --expose-gc "$BENCH_DIR/faye-server/server.js" "$port" "$BUILD/faye/node_modules") ;;
         *) echo "unknown server $kind" >&2; return 1 ;;

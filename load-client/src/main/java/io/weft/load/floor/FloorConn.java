@@ -9,7 +9,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.Base64;
-import java.util.Locale;
 
 /**
  * One connection of the floor server: HTTP/1.1 requests until it upgrades to a websocket, then websocket frames. Reads
@@ -77,20 +76,19 @@ final class FloorConn {
             return false;
         }
         String head = new String(bytes, 0, end, StandardCharsets.ISO_8859_1);
-        String[] lines = head.split("\r\n");
         int length = 0;
         String webSocketKey = null;
-        for (int i = 1; i < lines.length; i++) {
-            int colon = lines[i].indexOf(':');
-            if (colon > 0) {
-                String name = lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT);
-                String value = lines[i].substring(colon + 1).trim();
-                if (name.equals("content-length")) {
-                    length = Integer.parseInt(value);
-                } else if (name.equals("sec-websocket-key")) {
-                    webSocketKey = value;
-                }
+        int line = head.indexOf("\r\n");
+        while (line >= 0) {
+            int start = line + 2;
+            int next = head.indexOf("\r\n", start);
+            int stop = next < 0 ? head.length() : next;
+            if (head.regionMatches(true, start, "content-length:", 0, 15)) {
+                length = Integer.parseInt(head.substring(start + 15, stop).trim());
+            } else if (head.regionMatches(true, start, "sec-websocket-key:", 0, 18)) {
+                webSocketKey = head.substring(start + 18, stop).trim();
             }
+            line = next;
         }
         int bodyStart = end + 4;
         if (in.position() < bodyStart + length) {
@@ -100,7 +98,7 @@ final class FloorConn {
             webSocket = true;
             write(ByteBuffer.wrap(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                     + "Sec-WebSocket-Accept: " + accept(webSocketKey) + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1)));
-        } else if (lines[0].startsWith("POST ")) {
+        } else if (head.startsWith("POST ")) {
             bayeux.httpBatch(this, bytes, bodyStart, length);
         } else {
             respond(404, "text/plain", "the floor server answers Bayeux POSTs and websocket upgrades only\n"

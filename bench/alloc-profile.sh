@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Issue 18: what each delivered message allocates, server by server (JVM servers: floor, weft, cometd), from a JFR
+# recording of the server during one fixed-rate rung of the chat load (1,000 clients, 100 rooms, 50 B, 10,000
+# delivered msgs/s by default), both transports. Allocation is counted in bytes, not timed, so it holds on a busy
+# machine where CPU figures do not. JFR's allocation samples are weighted estimates of everything allocated.
+# Usage: bench/alloc-profile.sh [RATE]. BENCH_SHORT=1: 200 clients in 20 rooms at 2,000 msgs/s, short rungs.
+# Writes docs/benchmarks/alloc-profile.md (alloc-summary.py: bytes per delivered message, and the allocation sites
+# that make up most of it, by type and call chain).
+source "$(dirname "$0")/lib.sh"
+RATE=${1:-10000}; CLIENTS=1000; ROOMS=100; WARM=10000; MEASURE=25000
+short && { RATE=2000; CLIENTS=200; ROOMS=20; WARM=2000; MEASURE=9000; }
+bench_deadline 1800
+bench_build
+JFRS="$BUILD/alloc-profile"; rm -rf "$JFRS"; mkdir -p "$JFRS"
+CSV="$JFRS/ladder.csv"
+args=()
+for transport in websocket long-polling; do
+    for server in floor weft cometd; do
+        port=$(free_port)
+        jfr="$JFRS/$server-$transport.jfr"; out="$JFRS/$server-$transport.out"
+        start_server "$server" "$port"
+        clients=$transport; [[ $transport == websocket ]] && clients=lean-websocket
+        driver 600 ladder --server-pid="$SERVER_PID" --server="$server" --transport="$clients" --urls="$(urls "$port")" \
+            --clients="$CLIENTS" --rooms="$ROOMS" --size=50 --rates="$RATE" --prewarm-ms="$WARM" --warmup-ms=3000 \
+            --measure-ms="$MEASURE" --knee-p99-ms=60000 --csv="$CSV" --label=alloc > "$out" 2>&1 &
+        ladder=$!
+        # The recording covers the measured window: it starts once the pre-warm rung and the warm-up are over.
+        for _ in $(seq 1 600); do grep -q '^prewarm:' "$out" && break; kill -0 "$ladder" 2>/dev/null || break; sleep 0.5; done
+        sleep 3.5
+        jcmd "$(server_main_pid)" JFR.start name=alloc settings=profile filename="$jfr" \
+            duration="$(( MEASURE / 1000 - 5 ))s" >/dev/null || log "no recording of $server $transport"
+        wait "$ladder" || log "alloc $server $transport failed"
+        cat "$out" >&2
+        stop_server
+        args+=("$jfr=$server $transport")
+    done
+done
+python3 "$BENCH_DIR/alloc-summary.py" "$CSV" "${args[@]}" > "$OUT/alloc-profile.md"
+cat "$OUT/alloc-profile.md"
+log "done: $OUT/alloc-profile.md"

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""What each delivered message allocates, from JFR recordings of servers under the chat load (bench/alloc-profile.sh).
+
+Usage: alloc-summary.py LADDER_CSV FILE.jfr=LABEL... (LABEL: "server transport"), Markdown on stdout.
+
+JFR's jdk.ObjectAllocationSample events are weighted: their weights add up to an estimate of every byte the JVM
+allocated while it recorded (less what the recorder itself allocates, left out). Bytes per delivered message: that total over the recording's duration, divided by the
+delivered messages per second of the ladder rung the recording lay in. Then the sites that allocate most, each as
+the allocated type, the first frames of its stack and the first frame of the server's own code (io.weft, org.cometd).
+"""
+import collections
+import csv
+import json
+import re
+import subprocess
+import sys
+
+OWN = ("io.weft.", "org.cometd.")
+TOP = 12
+
+
+def frame_name(frame):
+    return frame["method"]["type"]["name"].replace("/", ".") + "." + frame["method"]["name"]
+
+
+def short(name):
+    parts = name.split(".")
+    return ".".join(parts[-2:]) if len(parts) >= 2 else name
+
+
+def duration_s(path):
+    summary = subprocess.run(["jfr", "summary", path], capture_output=True, text=True, check=True).stdout
+    match = re.search(r"Duration:\s+(\d+(?:\.\d+)?)\s*s", summary)
+    return float(match.group(1)) if match else None
+
+
+def samples(path):
+    printed = subprocess.run(["jfr", "print", "--json", "--events", "jdk.ObjectAllocationSample", path],
+                             capture_output=True, text=True, check=True).stdout
+    return json.loads(printed)["recording"]["events"]
+
+
+def main(csv_path, runs):
+    rows = list(csv.DictReader(open(csv_path)))
+    out = ["| server | transport | delivered msgs/s | allocated MB/s | bytes per delivered message |",
+           "|---|---|---|---|---|"]
+    details = []
+    for run in runs:
+        path, label = run.split("=", 1)
+        server, transport = label.split(" ", 1)
+        row = next((r for r in rows if r["server"] == server and r["transport"] == transport), None)
+        try:
+            events = samples(path)
+            seconds = duration_s(path)
+        except (subprocess.CalledProcessError, FileNotFoundError):
+            out.append(f"| {server} | {transport} | – | no recording | – |")
+            continue
+        # What the recorder itself allocates (its start, its string pools) is not the server's.
+        events = [e for e in events if not any(f["method"]["type"]["name"].startswith(("jdk/jfr/", "jdk.jfr."))
+                                               for f in (e["values"].get("stackTrace") or {}).get("frames", []))]
+        total = sum(e["values"]["weight"] for e in events)
+        delivered = float(row["delivered_per_s"]) if row else float("nan")
+        rate = total / seconds if seconds else float("nan")
+        out.append(f"| {server} | {transport} | {delivered:.0f} | {rate / 1e6:.1f} | {rate / delivered:.0f} |")
+        sites = collections.Counter()
+        for e in events:
+            values = e["values"]
+            frames = [frame_name(f) for f in (values.get("stackTrace") or {}).get("frames", [])]
+            own = next((f for f in frames if f.startswith(OWN)), "(no frame of the server's own)")
+            kind = values["objectClass"]["name"].replace("/", ".").split(".")[-1]
+            sites[(kind, " <- ".join(short(f) for f in frames[:3]), short(own))] += values["weight"]
+        details.append(f"\n### {server}, {transport}: where it allocates (share of all bytes)\n")
+        details.append("| share | type | first frames | first frame of the server's own |")
+        details.append("|---|---|---|---|")
+        for (kind, chain, own), weight in sites.most_common(TOP):
+            details.append(f"| {weight / total * 100:.1f}% | `{kind}` | `{chain}` | `{own}` |")
+    print("\n".join(out + details))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2:])
