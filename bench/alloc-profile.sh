@@ -11,6 +11,7 @@ RATE=${1:-10000}; CLIENTS=1000; ROOMS=100; WARM=10000; MEASURE=25000
 short && { RATE=2000; CLIENTS=200; ROOMS=20; WARM=2000; MEASURE=9000; }
 bench_deadline 1800
 bench_build
+STARTED="$(date -u '+%Y-%m-%d %H:%M') UTC"; LOAD_BEFORE=$(load_avg)
 JFRS="$BUILD/alloc-profile"; rm -rf "$JFRS"; mkdir -p "$JFRS"
 CSV="$JFRS/ladder.csv"
 args=()
@@ -35,6 +36,16 @@ for transport in websocket long-polling; do
         args+=("$jfr=$server $transport")
     done
 done
-python3 "$BENCH_DIR/alloc-summary.py" "$CSV" "${args[@]}" > "$OUT/alloc-profile.md"
+{
+    echo "# What each delivered message allocates"
+    echo
+    echo "\`bench/alloc-profile.sh $RATE\`, $CLIENTS clients in $ROOMS rooms, 50 B, from $STARTED, Weft at" \
+        "\`$(git -C "$ROOT" rev-parse --short HEAD)\`; load average $LOAD_BEFORE before, $(load_avg) after. JFR's" \
+        "allocation samples are statistical: a site's share is an estimate, and the fewer bytes a server allocates," \
+        "the fewer samples stand behind its sites. A server that delivered less than the offered rate was past its" \
+        "knee there, and its bytes per message are inflated by what it spent on falling behind."
+    echo
+    python3 "$BENCH_DIR/alloc-summary.py" "$CSV" "${args[@]}"
+} > "$OUT/alloc-profile.md"
 cat "$OUT/alloc-profile.md"
 log "done: $OUT/alloc-profile.md"
