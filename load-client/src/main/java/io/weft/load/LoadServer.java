@@ -203,14 +203,14 @@ public final class LoadServer implements Callable<Integer> {
         RelayService relay = new RelayService(bayeux);
         EmitterService emitter = new EmitterService(bayeux);
         bayeux.addService(START, Service.of((from, request) -> {
-            monitor.start();
+            monitor.start(from.getId());
             relay.start();
             out.println();
             out.println("Run started by " + from.getId());
             return Map.of("started", true);
         }));
         bayeux.addService(STOP, Service.of((from, request) -> {
-            Map<String, Object> report = monitor.stop();
+            Map<String, Object> report = monitor.stop(from.getId());
             ServerMonitor.lines(report).forEach(out::println);
             Map<String, Object> roundTrips = relay.report();
             if (roundTrips != null) {

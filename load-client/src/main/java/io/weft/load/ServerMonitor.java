@@ -11,24 +11,39 @@ import java.util.Map;
 
 /**
  * The load server's view of its own JVM during a run: process CPU (averaged over the run, as a share of all cores,
- * and in nanoseconds), heap, resident memory, and each garbage collector's collections and time. {@link #start()} and {@link #stop()} are called by the
- * load service when a client starts and stops a run; thread-safe.
+ * and in nanoseconds), heap, resident memory, and each garbage collector's collections and time.
+ * {@link #start(String)} and {@link #stop(String)} are called by the load service when a client starts and stops a
+ * run, each run under its own key (the session that started it), so that load clients whose runs overlap each get
+ * their own; thread-safe.
  */
 final class ServerMonitor {
     private record Snapshot(long wallNanos, long cpuNanos, Map<String, long[]> gc, MemoryUsage heap) {
     }
 
-    private Snapshot started;
+    /** Runs started and not stopped; the oldest are forgotten past {@link #MAX_RUNS} (a client that never stops). */
+    private static final int MAX_RUNS = 64;
 
-    synchronized void start() {
-        started = snapshot();
+    private final Map<String, Snapshot> started = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Snapshot> eldest) {
+            return size() > MAX_RUNS;
+        }
+    };
+
+    synchronized void start(String run) {
+        started.put(run, snapshot());
     }
 
-    /** What changed since {@link #start()}, as the lines the server prints and sends back to the client. */
-    synchronized Map<String, Object> stop() {
+    /**
+     * What changed since {@code run} was {@link #start(String) started} (nothing, over no time, for a run not
+     * started), as the lines the server prints and sends back to the client.
+     */
+    synchronized Map<String, Object> stop(String run) {
         Snapshot end = snapshot();
-        Snapshot begin = started != null ? started : end;
-        started = null;
+        Snapshot begin = started.remove(run);
+        if (begin == null) {
+            begin = end;
+        }
         int cores = Runtime.getRuntime().availableProcessors();
         long wall = Math.max(1, end.wallNanos - begin.wallNanos);
         Map<String, Object> report = new LinkedHashMap<>();
