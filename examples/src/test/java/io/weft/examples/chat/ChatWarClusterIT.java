@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.client.BayeuxClient;
 import io.weft.cluster.redis.RedisServer;
+import io.weft.examples.testing.WarOnJetty;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,9 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipFile;
-import org.eclipse.jetty.ee11.webapp.WebAppContext;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.ClassMatcher;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,24 +53,14 @@ class ChatWarClusterIT {
 
     /** The WAR under {@code /chat} on a Jetty of its own, with {@code chat.redis}; its Bayeux URL. */
     private String deploy() throws Exception {
-        Server jetty = new Server();
-        ServerConnector connector = new ServerConnector(jetty);
-        connector.setHost("127.0.0.1");
-        connector.setPort(0);
-        jetty.addConnector(connector);
-        WebAppContext webapp = new WebAppContext();
-        webapp.setContextPath("/chat");
-        webapp.setWar(war.toString());
-        webapp.setThrowUnavailableOnStartupException(true);
-        webapp.setAttribute("org.eclipse.jetty.containerInitializerExclusionPattern", "org\\.apache\\.tomcat\\..*");
-        // this test's class path has Netty too (the test-jar's module brings Lettuce): the WAR must use its own only,
-        // as it does in a container, or classes of one package come from two loaders
-        webapp.addHiddenClassMatcher(new ClassMatcher("io.netty.", "io.lettuce.", "reactor."));
-        webapp.setInitParameter(ChatWarListener.REDIS, redis.uri()); // a <context-param> of web.xml would do the same
-        jetty.setHandler(webapp);
-        servers.add(jetty);
-        jetty.start();
-        return "http://127.0.0.1:" + connector.getLocalPort() + "/chat/cometd";
+        WarOnJetty deployed = WarOnJetty.deploy(war, "/chat", webapp -> {
+            // this test's class path has Netty too (the test-jar's module brings Lettuce): the WAR must use its own
+            // only, as it does in a container, or classes of one package come from two loaders
+            webapp.addHiddenClassMatcher(new ClassMatcher("io.netty.", "io.lettuce.", "reactor."));
+            webapp.setInitParameter(ChatWarListener.REDIS, redis.uri()); // a <context-param> of web.xml does the same
+        });
+        servers.add(deployed.jetty());
+        return deployed.base() + "/cometd";
     }
 
     @Test

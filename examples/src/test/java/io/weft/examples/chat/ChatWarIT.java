@@ -5,16 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.client.BayeuxClient;
-import java.nio.file.Files;
+import io.weft.examples.testing.WarOnJetty;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipFile;
 import org.eclipse.jetty.client.ContentResponse;
-import org.eclipse.jetty.ee11.webapp.WebAppContext;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,22 +33,9 @@ class ChatWarIT {
     @BeforeAll
     static void deploy() throws Exception {
         war = Path.of(System.getProperty("weft.examples.war", "target/examples-0.1.0-SNAPSHOT.war"));
-        assertTrue(Files.isRegularFile(war), "the WAR is built in the package phase: " + war);
-        jetty = new Server();
-        ServerConnector connector = new ServerConnector(jetty);
-        connector.setHost("127.0.0.1");
-        connector.setPort(0);
-        jetty.addConnector(connector);
-        WebAppContext webapp = new WebAppContext();
-        webapp.setContextPath("/chat");
-        webapp.setWar(war.toString());
-        webapp.setThrowUnavailableOnStartupException(true);
-        // Tomcat's WebSocket initializer is on this module's test class path too (ChatWarOnTomcatTest): Jetty's own
-        // Jakarta WebSocket container serves the WAR here, as on a Jetty distribution.
-        webapp.setAttribute("org.eclipse.jetty.containerInitializerExclusionPattern", "org\\.apache\\.tomcat\\..*");
-        jetty.setHandler(webapp);
-        jetty.start();
-        base = "http://127.0.0.1:" + connector.getLocalPort() + "/chat";
+        WarOnJetty deployed = WarOnJetty.deploy(war, "/chat", webapp -> { });
+        jetty = deployed.jetty();
+        base = deployed.base();
         clients = new JavaClients();
     }
 

@@ -1,13 +1,10 @@
 package io.weft.examples.starter;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
+import io.weft.examples.testing.WarOnJetty;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.ee11.webapp.WebAppContext;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
@@ -31,21 +28,9 @@ class StarterWarOnJettyIT {
     static void deployOnJetty() throws Exception {
         official = OfficialJsClient.install(Path.of(System.getProperty("weft.examples.target", "target")));
         Path war = Path.of(System.getProperty("weft.starter.war", "target/weft-starter.war"));
-        assertTrue(Files.isRegularFile(war), "the WAR is built in the package phase: " + war);
-        jetty = new Server();
-        ServerConnector connector = new ServerConnector(jetty);
-        connector.setHost("127.0.0.1");
-        connector.setPort(0);
-        jetty.addConnector(connector);
-        WebAppContext webapp = new WebAppContext();
-        webapp.setContextPath("/weft-starter");
-        webapp.setWar(war.toString());
-        webapp.setThrowUnavailableOnStartupException(true);
-        // Tomcat's WebSocket initializer is on this module's test class path too: Jetty's own serves the WAR here.
-        webapp.setAttribute("org.eclipse.jetty.containerInitializerExclusionPattern", "org\\.apache\\.tomcat\\..*");
-        jetty.setHandler(webapp);
-        jetty.start();
-        base = "http://127.0.0.1:" + connector.getLocalPort() + "/weft-starter";
+        WarOnJetty deployed = WarOnJetty.deploy(war, "/weft-starter", webapp -> { });
+        jetty = deployed.jetty();
+        base = deployed.base();
     }
 
     @AfterAll
