@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What each delivered message allocates, from JFR recordings of servers under the chat load (bench/alloc-profile.sh).
 
-Usage: alloc-summary.py LADDER_CSV FILE.jfr=LABEL... (LABEL: "server transport"), Markdown on stdout.
+Usage: alloc-summary.py LADDER_CSV FILE.jfr=LABEL... (LABEL: "server transport round"), Markdown on stdout.
 
 JFR's jdk.ObjectAllocationSample events are weighted: their weights add up to an estimate of every byte the JVM
 allocated while it recorded (less what the recorder itself allocates, left out). Bytes per delivered message: that total over the recording's duration, divided by the
@@ -42,18 +42,19 @@ def samples(path):
 
 def main(csv_path, runs):
     rows = list(csv.DictReader(open(csv_path)))
-    out = ["| server | transport | delivered msgs/s | allocated MB/s | bytes per delivered message |",
-           "|---|---|---|---|---|"]
+    out = ["| server | transport | round | delivered msgs/s | allocated MB/s | bytes per delivered message |",
+           "|---|---|---|---|---|---|"]
     details = []
     for run in runs:
         path, label = run.split("=", 1)
-        server, transport = label.split(" ", 1)
-        row = next((r for r in rows if r["server"] == server and r["transport"] == transport), None)
+        server, transport, round_label = label.split(" ", 2)
+        row = next((r for r in rows if r["server"] == server and r["transport"] == transport
+                    and r["label"] == round_label), None)
         try:
             events = samples(path)
             seconds = duration_s(path)
         except (subprocess.CalledProcessError, FileNotFoundError):
-            out.append(f"| {server} | {transport} | – | no recording | – |")
+            out.append(f"| {server} | {transport} | {round_label} | – | no recording | – |")
             continue
         # What the recorder itself allocates (its start, its string pools) is not the server's.
         events = [e for e in events if not any(f["method"]["type"]["name"].startswith(("jdk/jfr/", "jdk.jfr."))
@@ -61,7 +62,8 @@ def main(csv_path, runs):
         total = sum(e["values"]["weight"] for e in events)
         delivered = float(row["delivered_per_s"]) if row else float("nan")
         rate = total / seconds if seconds else float("nan")
-        out.append(f"| {server} | {transport} | {delivered:.0f} | {rate / 1e6:.1f} | {rate / delivered:.0f} |")
+        out.append(f"| {server} | {transport} | {round_label} | {delivered:.0f} | {rate / 1e6:.1f} "
+                   f"| {rate / delivered:.0f} |")
         sites = collections.Counter()
         for e in events:
             values = e["values"]
@@ -69,7 +71,7 @@ def main(csv_path, runs):
             own = next((f for f in frames if f.startswith(OWN)), "(no frame of the server's own)")
             kind = values["objectClass"]["name"].replace("/", ".").split(".")[-1]
             sites[(kind, " <- ".join(short(f) for f in frames[:3]), short(own))] += values["weight"]
-        details.append(f"\n### {server}, {transport}: where it allocates (share of all bytes)\n")
+        details.append(f"\n### {server}, {transport}, {round_label}: where it allocates (share of all bytes)\n")
         details.append("| share | type | first frames | first frame of the server's own |")
         details.append("|---|---|---|---|")
         for (kind, chain, own), weight in sites.most_common(TOP):

@@ -242,21 +242,20 @@ public final class JsonCodec implements Codec {
         }
     }
 
+    /**
+     * {@inheritDoc} A frozen message alone is answered with the array it keeps for every recipient (see
+     * {@link MessageImpl#batchOfOne(JsonCodec)}): the caller must not modify it.
+     */
     @Override
     public byte[] encode(List<? extends Message> messages) {
         if (messages.size() == 1) {
-            byte[] one = json(messages.get(0));
-            byte[] result = new byte[one.length + 2];
-            result[0] = '[';
-            System.arraycopy(one, 0, result, 1, one.length);
-            result[result.length - 1] = ']';
-            return result;
+            return batchOfOne(messages.get(0));
         }
         byte[][] parts = new byte[messages.size()][];
         int length = 2 + Math.max(0, parts.length - 1);
         for (int i = 0; i < parts.length; i++) {
-            parts[i] = json(messages.get(i));
-            length += parts[i].length;
+            parts[i] = batchOfOne(messages.get(i));
+            length += parts[i].length - 2;
         }
         byte[] result = new byte[length];
         int position = 0;
@@ -265,33 +264,35 @@ public final class JsonCodec implements Codec {
             if (i > 0) {
                 result[position++] = ',';
             }
-            System.arraycopy(parts[i], 0, result, position, parts[i].length);
-            position += parts[i].length;
+            System.arraycopy(parts[i], 1, result, position, parts[i].length - 2);
+            position += parts[i].length - 2;
         }
         result[position] = ']';
         return result;
     }
 
-    private byte[] json(Message message) {
+    private byte[] batchOfOne(Message message) {
         if (message instanceof MessageImpl impl) {
-            return impl.json(this);
+            return impl.batchOfOne(this);
         }
-        return encodeFields(message.asMap());
+        return encodeBatchOfOne(message.asMap());
     }
 
-    /** Encodes one message; frozen messages call this once through {@link MessageImpl#json(JsonCodec)}. */
+    /** Encodes one message as a batch of one; frozen messages call this once, through {@link MessageImpl}. */
     byte[] encodeOne(MessageImpl message) {
         encodedMessages.increment();
-        return encodeFields(message.fields());
+        return encodeBatchOfOne(message.fields());
     }
 
-    private byte[] encodeFields(Map<String, Object> fields) {
+    private byte[] encodeBatchOfOne(Map<String, Object> fields) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        out.write('[');
         try (JsonGenerator generator = factory.createGenerator(out, JsonEncoding.UTF8)) {
             writeValue(generator, fields);
         } catch (IOException x) {
             throw new UncheckedIOException("cannot encode message " + fields.get(Message.CHANNEL), x);
         }
+        out.write(']');
         return out.toByteArray();
     }
 

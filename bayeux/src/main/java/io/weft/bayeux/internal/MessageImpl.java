@@ -28,7 +28,8 @@ public final class MessageImpl implements Message.Mutable {
     private Message associated;
     private volatile boolean frozen;
     private long publishedAt;
-    private volatile byte[] json;
+    /** A frozen message's encoding as a batch of one, once computed: {@link #batchOfOne(JsonCodec)}. */
+    private volatile byte[] batchOfOne;
     /** Whether nested values may still be shared with the message this one was copied from. */
     private boolean sharesNested;
     /** The fields this copy owns (copied or set since), when it {@link #sharesNested}. */
@@ -110,20 +111,21 @@ public final class MessageImpl implements Message.Mutable {
     }
 
     /**
-     * This message's JSON, UTF-8. For a frozen message, computed once (the first caller encodes, others wait for it)
-     * and shared; do not modify the returned array.
+     * This message as a batch of one, {@code [{...}]}, UTF-8: what a websocket frame or a response of this message
+     * alone carries, and, without its brackets, its place in a larger batch. For a frozen message, computed once (the
+     * first caller encodes, others wait for it) and shared by every recipient; do not modify the returned array.
      */
-    public byte[] json(JsonCodec codec) {
+    public byte[] batchOfOne(JsonCodec codec) {
         if (!frozen) {
             return codec.encodeOne(this);
         }
-        byte[] result = json;
+        byte[] result = batchOfOne;
         if (result == null) {
             synchronized (this) {
-                result = json;
+                result = batchOfOne;
                 if (result == null) {
                     result = codec.encodeOne(this);
-                    json = result;
+                    batchOfOne = result;
                 }
             }
         }
@@ -224,7 +226,8 @@ public final class MessageImpl implements Message.Mutable {
 
     @Override
     public String toJson() {
-        return new String(json(JsonCodec.shared()), StandardCharsets.UTF_8);
+        byte[] batch = batchOfOne(JsonCodec.shared());
+        return new String(batch, 1, batch.length - 2, StandardCharsets.UTF_8);
     }
 
     @Override
