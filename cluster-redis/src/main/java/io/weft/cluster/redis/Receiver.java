@@ -80,22 +80,25 @@ final class Receiver extends RedisPubSubAdapter<String, byte[]> {
             unreadable(redisChannel, "no Weft header");
             return;
         }
-        if (!seen.first(envelope.origin(), envelope.number())) {
-            counters.copies.increment();
-            return;
-        }
-        if (envelope.origin().equals(nodeId)) {
-            counters.droppedOwn.increment();
-            return;
-        }
-        try {
-            for (Message message : hub.codec().decode(payload, envelope.jsonOffset(),
-                    payload.length - envelope.jsonOffset())) {
-                hub.deliver(message);
+        Seen.Window from = seen.of(envelope.origin());
+        synchronized (from) { // decided and delivered at once: see Seen
+            if (!from.first(envelope.number())) {
+                counters.copies.increment();
+                return;
             }
-            counters.received.increment();
-        } catch (MessageDecodeException x) {
-            unreadable(redisChannel, x.getMessage());
+            if (envelope.origin().equals(nodeId)) {
+                counters.droppedOwn.increment();
+                return;
+            }
+            try {
+                for (Message message : hub.codec().decode(payload, envelope.jsonOffset(),
+                        payload.length - envelope.jsonOffset())) {
+                    hub.deliver(message);
+                }
+                counters.received.increment();
+            } catch (MessageDecodeException x) {
+                unreadable(redisChannel, x.getMessage());
+            }
         }
     }
 

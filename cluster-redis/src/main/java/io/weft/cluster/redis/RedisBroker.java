@@ -6,6 +6,8 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -82,6 +84,8 @@ public final class RedisBroker implements Broker {
     private volatile ClientResources resources;
     private volatile AbstractRedisClient publishClient;
     private volatile AbstractRedisClient pubSubClient;
+    private volatile StatefulConnection<String, byte[]> publishConnection;
+    private volatile StatefulConnection<String, byte[]> pubSubConnection;
     private volatile RedisAsyncCommands<String, byte[]> publisher;
     private volatile RedisAdvancedClusterAsyncCommands<String, byte[]> shardPublisher;
     private volatile Subscriptions subscriptions;
@@ -157,7 +161,9 @@ public final class RedisBroker implements Broker {
                 .timeoutOptions(TimeoutOptions.enabled(options.commandTimeout()))
                 .build());
         publishing.addListener(publishLink);
-        publisher = publishing.connect(CODEC).async();
+        StatefulRedisConnection<String, byte[]> publish = publishing.connect(CODEC);
+        publishConnection = publish;
+        publisher = publish.async();
 
         // (P)SUBSCRIBE while disconnected are queued and sent after Lettuce's own resubscription.
         RedisClient listening = RedisClient.create(resources, uri);
@@ -169,6 +175,7 @@ public final class RedisBroker implements Broker {
         pubSubLink = new Link("pub/sub", nodeId, counters, () -> stopped, () -> subscriptions, () -> { });
         listening.addListener(pubSubLink);
         StatefulRedisPubSubConnection<String, byte[]> connection = listening.connectPubSub(CODEC);
+        pubSubConnection = connection;
         subscriptions = Subscriptions.plain(names, connection.async());
         connection.addListener(new Receiver(nodeId, names, subscriptions, hub, counters, false));
     }
@@ -195,6 +202,7 @@ public final class RedisBroker implements Broker {
                 .build());
         publishing.addListener(publishLink);
         StatefulRedisClusterConnection<String, byte[]> publish = publishing.connect(CODEC);
+        publishConnection = publish;
         for (RedisClusterNode master : masters(publishing)) {
             publish.getConnection(master.getUri().getHost(), master.getUri().getPort());
         }
@@ -211,6 +219,7 @@ public final class RedisBroker implements Broker {
                 this::subscribeAgain);
         listening.addListener(pubSubLink);
         StatefulRedisClusterPubSubConnection<String, byte[]> connection = listening.connectPubSub(CODEC);
+        pubSubConnection = connection;
         for (RedisClusterNode master : masters(listening)) {
             connection.getConnection(master.getUri().getHost(), master.getUri().getPort());
         }
@@ -312,15 +321,26 @@ public final class RedisBroker implements Broker {
     @Override
     public void stop() {
         stopped = true;
-        AbstractRedisClient first = publishClient;
-        AbstractRedisClient second = pubSubClient;
         ClientResources threads = resources;
-        CompletableFuture<Void> clients = CompletableFuture.allOf(
-                first == null ? CompletableFuture.completedFuture(null) : first.shutdownAsync(0, 2, TimeUnit.SECONDS),
-                second == null ? CompletableFuture.completedFuture(null) : second.shutdownAsync(0, 2, TimeUnit.SECONDS));
+        CompletableFuture<Void> clients = CompletableFuture.allOf(shutdown(publishClient, publishConnection),
+                shutdown(pubSubClient, pubSubConnection));
         if (threads != null) {
             clients.whenComplete((done, failure) -> threads.shutdown(0, 2, TimeUnit.SECONDS));
         }
+    }
+
+    /**
+     * Closes {@code connection}, then the rest of {@code client}: a cluster connection closes its shards' connections
+     * itself, which the client would otherwise close a second time (and Lettuce warn of it, once per connection).
+     */
+    private static CompletableFuture<Void> shutdown(AbstractRedisClient client, StatefulConnection<?, ?> connection) {
+        if (client == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> closed = connection == null ? CompletableFuture.completedFuture(null)
+                : connection.closeAsync();
+        return closed.handle((done, failure) -> null)
+                .thenCompose(done -> client.shutdownAsync(0, 2, TimeUnit.SECONDS));
     }
 
     /** This node's id in the cluster: the header of every message it publishes. Random per broker. */

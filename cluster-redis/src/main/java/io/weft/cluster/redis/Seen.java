@@ -15,7 +15,9 @@ import java.util.Map;
  * publishing node). A number further below is older than anything remembered: it is delivered, being far likelier a
  * lagging shard's only copy than a second copy arriving {@link #WINDOW} publishes late.
  *
- * <p>Called on the pub/sub connections' threads; synchronized, as sharded pub/sub has one connection per shard.
+ * <p>Called on the pub/sub connections' threads, of which sharded pub/sub has one per shard: the caller holds a node's
+ * {@link Window} while it decides and delivers, so that a later publish taken from one shard cannot overtake, on its
+ * way to the sessions, an earlier one taken from another.
  */
 final class Seen {
     /** How many numbers below the highest one each node's window remembers. */
@@ -30,16 +32,17 @@ final class Seen {
         }
     };
 
-    /** Whether publish {@code number} of node {@code origin} comes here for the first time; remembers it. */
-    synchronized boolean first(String origin, long number) {
-        return origins.computeIfAbsent(origin, o -> new Window()).first(number);
+    /** The numbers of node {@code origin}; synchronize on it to use it. */
+    synchronized Window of(String origin) {
+        return origins.computeIfAbsent(origin, o -> new Window());
     }
 
     /** One node's numbers: bit {@code n % WINDOW} tells whether {@code n} came, for {@code n} in the window. */
-    private static final class Window {
+    static final class Window {
         private final long[] bits = new long[WINDOW / Long.SIZE];
         private long highest;
 
+        /** Whether publish {@code number} comes here for the first time; remembers it. Hold this window's lock. */
         boolean first(long number) {
             if (number > highest) {
                 if (number - highest >= WINDOW) {

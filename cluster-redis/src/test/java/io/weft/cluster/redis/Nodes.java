@@ -12,24 +12,35 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-/** Weft servers of one test, each with a {@link RedisBroker} on the test's Redis, over in-memory websockets. */
+/**
+ * Weft servers of one test, each with a {@link RedisBroker} on the test's Redis (or Redis Cluster, sharded), over
+ * in-memory websockets.
+ */
 final class Nodes implements AutoCloseable {
     static final Duration WITHIN = Duration.ofSeconds(10);
 
     private final String redisUri;
+    private final boolean sharded;
     private final List<BayeuxServer> servers = new ArrayList<>();
 
     Nodes(String redisUri) {
+        this(redisUri, false);
+    }
+
+    /** Nodes on a Redis Cluster with sharded pub/sub if {@code sharded}; {@code redisUri} then lists its seeds. */
+    Nodes(String redisUri, boolean sharded) {
         this.redisUri = redisUri;
+        this.sharded = sharded;
     }
 
     /** Options for tests: reconnect attempts at most 100 ms apart, so a restarted Redis is found soon. */
     RedisBrokerOptions options() {
-        return RedisBrokerOptions.builder(redisUri).maxReconnectDelay(Duration.ofMillis(100)).build();
+        return RedisBrokerOptions.builder(redisUri).maxReconnectDelay(Duration.ofMillis(100)).sharded(sharded).build();
     }
 
     Node start(String name) {
-        BayeuxServer server = BayeuxServer.create(ServerOptions.defaults());
+        // Root wildcards allowed: the tests subscribe to /** to see every channel cross the cluster.
+        BayeuxServer server = BayeuxServer.create(ServerOptions.builder().clientRootWildcards(true).build());
         servers.add(server);
         RedisBroker broker = RedisBroker.create(options());
         Broker.install(server, broker);

@@ -1,0 +1,158 @@
+package io.weft.cluster.redis;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A Redis Cluster of the test's own: three masters, no replicas, each a {@link RedisServer} with
+ * {@code --cluster-enabled yes} on a free loopback port, slots split in three ranges. Started before each test and
+ * stopped after it ({@code @RegisterExtension}). {@link #kill} and {@link #restart} take one shard away and bring it
+ * back on its port with its {@code nodes.conf}: the others keep serving their slots meanwhile
+ * ({@code cluster-require-full-coverage no}), and the shard comes back owning its own.
+ */
+public final class RedisClusterServer implements BeforeEachCallback, AfterEachCallback {
+    private static final int SHARDS = 3;
+    private static final long READY_WITHIN_MILLIS = 20_000;
+    private static final List<String> CLUSTER_OPTIONS = List.of("--cluster-enabled", "yes",
+            "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000",
+            "--cluster-require-full-coverage", "no");
+
+    private final List<RedisServer> shards = new ArrayList<>();
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws Exception {
+        for (int i = 0; i < SHARDS; i++) {
+            RedisServer shard = new RedisServer(CLUSTER_OPTIONS);
+            shards.add(shard);
+            shard.open();
+        }
+        for (int i = 0; i < SHARDS; i++) {
+            RedisServer shard = shards.get(i);
+            shard.command("CLUSTER", "SET-CONFIG-EPOCH", String.valueOf(i + 1));
+            shard.command("CLUSTER", "ADDSLOTSRANGE", String.valueOf(firstSlot(i)), String.valueOf(firstSlot(i + 1) - 1));
+        }
+        for (int i = 1; i < SHARDS; i++) {
+            shards.get(0).command("CLUSTER", "MEET", "127.0.0.1", String.valueOf(shards.get(i).port()));
+        }
+        awaitReady();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        for (RedisServer shard : shards) {
+            shard.close();
+        }
+    }
+
+    /** The cluster's nodes as seeds for {@link RedisBrokerOptions#sharded}: {@code redis://127.0.0.1:p1,...}. */
+    public String seeds() {
+        StringBuilder seeds = new StringBuilder();
+        for (RedisServer shard : shards) {
+            seeds.append(seeds.isEmpty() ? "" : ",").append(shard.uri());
+        }
+        return seeds.toString();
+    }
+
+    /** Shard {@code index} (0, 1 or 2). */
+    RedisServer shard(int index) {
+        return shards.get(index);
+    }
+
+    /** The shard that owns the slot of {@code name} (a key, or a shard channel). */
+    int shardOf(String name) throws IOException {
+        int slot = Integer.parseInt(shards.get(0).command("CLUSTER", "KEYSLOT", name).get(0));
+        for (int i = 0; i < SHARDS; i++) {
+            if (slot < firstSlot(i + 1)) {
+                return i;
+            }
+        }
+        throw new AssertionError("slot " + slot);
+    }
+
+    /**
+     * What the shards themselves say (not what the brokers believe): each shard channel some client subscribes to,
+     * with the shard it is subscribed on and how many clients subscribe to it there ({@code PUBSUB SHARDCHANNELS}
+     * and {@code SHARDNUMSUB} on each shard).
+     */
+    Map<String, Subscribed> shardChannels() throws IOException {
+        Map<String, Subscribed> channels = new TreeMap<>();
+        for (int i = 0; i < SHARDS; i++) {
+            RedisServer shard = shards.get(i);
+            for (String channel : shard.command("PUBSUB", "SHARDCHANNELS")) {
+                channels.put(channel, new Subscribed(i,
+                        Integer.parseInt(shard.command("PUBSUB", "SHARDNUMSUB", channel).get(1))));
+            }
+        }
+        return channels;
+    }
+
+    /** A shard channel's shard, and how many clients subscribe to it. */
+    record Subscribed(int shard, int clients) {
+    }
+
+    /** How many clients subscribe to shard channel {@code name} on the shard that owns it ({@code SHARDNUMSUB}). */
+    int shardNumsub(String name) throws IOException {
+        return Integer.parseInt(shards.get(shardOf(name)).command("PUBSUB", "SHARDNUMSUB", name).get(1));
+    }
+
+    /** Kills shard {@code index} at once (SIGKILL), without waiting for the others to notice. */
+    void kill(int index) throws InterruptedException {
+        shards.get(index).kill();
+    }
+
+    /** Starts shard {@code index} again on its port, and waits until every shard sees the whole cluster again. */
+    void restart(int index) throws IOException, InterruptedException {
+        shards.get(index).restart();
+        awaitReady();
+    }
+
+    private static int firstSlot(int shard) {
+        return shard * 16384 / SHARDS;
+    }
+
+    /** Waits until every shard says {@code cluster_state:ok} and knows the other two. */
+    private void awaitReady() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_WITHIN_MILLIS);
+        while (!ready()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("the Redis Cluster did not form: " + info());
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private boolean ready() {
+        for (RedisServer shard : shards) {
+            try {
+                String info = shard.command("CLUSTER", "INFO").get(0);
+                String nodes = shard.command("CLUSTER", "NODES").get(0);
+                if (!info.contains("cluster_state:ok") || !info.contains("cluster_known_nodes:" + SHARDS)
+                        || nodes.contains("fail") || nodes.contains("handshake")) {
+                    return false;
+                }
+            } catch (IOException notYet) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private String info() {
+        List<String> views = new ArrayList<>();
+        for (RedisServer shard : shards) {
+            try {
+                views.add(shard.port() + ": " + shard.command("CLUSTER", "NODES").get(0));
+            } catch (IOException x) {
+                views.add(shard.port() + ": " + x);
+            }
+        }
+        return String.join("\n", views);
+    }
+}
