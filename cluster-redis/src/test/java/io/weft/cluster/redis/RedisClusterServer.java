@@ -102,6 +102,20 @@ public final class RedisClusterServer implements BeforeEachCallback, AfterEachCa
         return Integer.parseInt(shards.get(shardOf(name)).command("PUBSUB", "SHARDNUMSUB", name).get(1));
     }
 
+    /** Three channels {@code base + n}, whose names ({@code prefix} before them) are on shards 0, 1 and 2. */
+    List<String> onEveryShard(String prefix, String base) throws IOException {
+        String[] found = new String[SHARDS];
+        int missing = SHARDS;
+        for (int i = 0; missing > 0; i++) {
+            int shard = shardOf(prefix + base + i);
+            if (found[shard] == null) {
+                found[shard] = base + i;
+                missing--;
+            }
+        }
+        return List.of(found);
+    }
+
     /** Kills shard {@code index} at once (SIGKILL), without waiting for the others to notice. */
     void kill(int index) throws InterruptedException {
         shards.get(index).kill();

@@ -45,7 +45,7 @@ class ShardedClusterTest {
 
     @Test
     void everySubscriberOnEveryNodeReceivesEachPublishOnceInEachPublishersOrderOnEveryShard() throws Exception {
-        List<String> rooms = onEveryShard("/chat/room");
+        List<String> rooms = redis.onEveryShard("weft:", "/chat/room");
         String roomA = rooms.get(0);
         String roomB = rooms.get(1);
         String roomC = rooms.get(2);
@@ -193,18 +193,6 @@ class ShardedClusterTest {
                 return Map.of(x.toString(), new RedisClusterServer.Subscribed(-1, -1));
             }
         }, expected::equals, "the shards have " + expected);
-    }
-
-    /** Three channels {@code base0..}, whose shard channels are on shards 0, 1 and 2. */
-    List<String> onEveryShard(String base) throws IOException {
-        String[] found = new String[3];
-        for (int i = 0; found[0] == null || found[1] == null || found[2] == null; i++) {
-            int shard = redis.shardOf("weft:" + base + i);
-            if (found[shard] == null) {
-                found[shard] = base + i;
-            }
-        }
-        return List.of(found);
     }
 
     private static void unsubscribe(Client client, String channel) {

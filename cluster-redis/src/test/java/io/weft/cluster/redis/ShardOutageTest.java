@@ -1,0 +1,161 @@
+package io.weft.cluster.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.weft.cluster.redis.Nodes.Client;
+import io.weft.cluster.redis.Nodes.Node;
+import io.weft.server.testing.Await;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One shard of the Redis Cluster killed mid-run and started again on its port: the channels of the other shards go on
+ * crossing the cluster meanwhile, each node's local delivery goes on, the publishes that needed the dead shard are
+ * counted as failed (and logged in one line), and once the shard is back the nodes subscribe there again by themselves,
+ * subscriptions made and dropped meanwhile included.
+ */
+@Timeout(60)
+class ShardOutageTest {
+    @RegisterExtension
+    final RedisClusterServer redis = new RedisClusterServer();
+    private final Logger brokerLog = (Logger) LoggerFactory.getLogger(RedisBroker.class);
+    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    private Nodes nodes;
+
+    @BeforeEach
+    void captureLog() {
+        log.start();
+        brokerLog.addAppender(log);
+    }
+
+    @AfterEach
+    void close() {
+        brokerLog.detachAppender(log);
+        if (nodes != null) {
+            nodes.close();
+        }
+    }
+
+    @Test
+    void whileAShardIsAwayTheOthersCarryOnAndItsChannelsResumeWhenItIsBack() throws Exception {
+        // Channels of one segment go to their own name and to weft:/* (ShardNames): the killed shard holds /k's and
+        // /k2's own names and none of /l's, nor weft:/*.
+        int rootShard = redis.shardOf("weft:/*");
+        int dead = (rootShard + 1) % 3;
+        String k = channelOn("/k", dead, 0);
+        String k2 = channelOn("/k", dead, Integer.parseInt(k.substring(2)) + 1);
+        String gone = channelOn("/k", dead, Integer.parseInt(k2.substring(2)) + 1);
+        String l = channelNotOn("/l", dead);
+
+        nodes = new Nodes(redis.seeds(), true);
+        Node a = nodes.start("a");
+        Node b = nodes.start("b");
+        Client onA = a.client("1", k);
+        Client onB = b.client("2", k, l, gone);
+        Client publisher = a.client("p");
+        Await.until(Nodes.WITHIN, () -> numsub("weft:" + k, "weft:" + l, "weft:" + gone),
+                List.of(2, 1, 1)::equals, "the shards have what the sessions want");
+        publisher.publish(k, "\"k before\"");
+        publisher.publish(l, "\"l before\"");
+        onB.await(2, "b got what a published");
+
+        redis.kill(dead);
+        Await.until(Nodes.WITHIN, () -> !a.broker().stats().connected() && !b.broker().stats().connected(),
+                "both brokers saw the shard go");
+        int during = 10;
+        for (int i = 0; i < during; i++) {
+            publisher.publish(k, "\"k during " + i + "\"");
+            publisher.publish(l, "\"l during " + i + "\"");
+        }
+        assertEquals(1 + during, onA.await(1 + during, "a's own subscriber got everything a published to " + k)
+                .size(), "local delivery goes on");
+        List<Map<String, Object>> seen = onB.await(2 + during, "b got " + l + " from the shards still up");
+        assertEquals(l, seen.get(seen.size() - 1).get("channel"));
+        Await.until(Nodes.WITHIN, () -> a.broker().stats().publishFailures() == during,
+                "each publish to " + k + " meanwhile counted as failed");
+        Client late = b.client("3", k2);
+        onB.socket.send("[{\"channel\":\"/meta/unsubscribe\",\"subscription\":\"" + gone + "\",\"clientId\":\""
+                + onB.socket.clientId() + "\"}]");
+
+        redis.restart(dead);
+        Await.until(Nodes.WITHIN, () -> numsub("weft:" + k, "weft:" + k2, "weft:" + gone),
+                List.of(2, 1, 0)::equals, "the restarted shard has what the sessions need now, changes made while it "
+                + "was away included");
+        Await.until(Nodes.WITHIN, () -> a.broker().stats().connected() && b.broker().stats().connected(),
+                "both brokers reconnected");
+        publisher.publish(k, "\"k after\"");
+        publisher.publish(k2, "\"k2 after\"");
+
+        List<Object> onK = new ArrayList<>();
+        Await.until(Nodes.WITHIN, () -> {
+            onK.clear();
+            for (Map<String, Object> message : onB.broadcasts()) {
+                if (k.equals(message.get("channel"))) {
+                    onK.add(message.get("data"));
+                }
+            }
+            return onK.size() >= 2;
+        }, "b gets what a publishes to " + k + " again");
+        assertEquals(List.of("k before", "k after"), onK,
+                "what was published while the shard was away never reaches b, and nothing arrives twice");
+        assertEquals(List.of("k2 after"), late.await(1, "a subscription made while the shard was away works").stream()
+                .map(message -> message.get("data")).toList());
+        assertEquals(2 + during + 1, onB.broadcasts().size(), "nothing more reached b");
+        RedisBroker.Stats stats = a.broker().stats();
+        assertEquals(during, stats.publishFailures(), stats.toString());
+        assertTrue(stats.reconnects() >= 2, "a's publish and pub/sub connections to the shard came back: " + stats);
+        assertTrue(b.broker().stats().reconnects() >= 2, b.broker().stats().toString());
+
+        List<String> lines = new ArrayList<>();
+        for (ILoggingEvent event : log.list) {
+            assertEquals(null, event.getThrowableProxy(), "no stack trace: " + event.getFormattedMessage());
+            lines.add(event.getLevel() + " " + event.getFormattedMessage());
+        }
+        assertEquals(1, lines.stream().filter(line -> line.startsWith("INFO A publish to Redis")).count(),
+                "ten failed publishes, one line: " + lines);
+        assertTrue(lines.stream().anyMatch(line -> line.contains("pub/sub connection of node " + b.broker().nodeId()
+                + " is back")), lines.toString());
+    }
+
+    /** The first channel {@code base + n}, from {@code from} on, whose shard channel is on {@code shard}. */
+    private String channelOn(String base, int shard, int from) throws IOException {
+        for (int i = from;; i++) {
+            if (redis.shardOf("weft:" + base + i) == shard) {
+                return base + i;
+            }
+        }
+    }
+
+    private String channelNotOn(String base, int shard) throws IOException {
+        for (int i = 0;; i++) {
+            if (redis.shardOf("weft:" + base + i) != shard) {
+                return base + i;
+            }
+        }
+    }
+
+    /** SHARDNUMSUB of each name, on the shard that owns it; -1 for a shard that does not answer. */
+    private List<Integer> numsub(String... names) {
+        List<Integer> counts = new ArrayList<>();
+        for (String name : names) {
+            try {
+                counts.add(redis.shardNumsub(name));
+            } catch (IOException x) {
+                counts.add(-1);
+            }
+        }
+        return counts;
+    }
+}
