@@ -2,6 +2,7 @@ package io.weft.cluster.redis;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,6 +26,8 @@ public final class RedisClusterServer implements BeforeEachCallback, AfterEachCa
             "--cluster-require-full-coverage", "no");
 
     private final List<RedisServer> shards = new ArrayList<>();
+    /** Slots {@link #moveSlot} moved, and their shards now. */
+    private final Map<String, Integer> moved = new HashMap<>();
 
     @Override
     public void beforeEach(ExtensionContext context) throws Exception {
@@ -65,11 +68,14 @@ public final class RedisClusterServer implements BeforeEachCallback, AfterEachCa
         return shards.get(index);
     }
 
-    /** The shard that owns the slot of {@code name} (a key, or a shard channel). */
+    /** The shard that owns the slot of {@code name} (a key, or a shard channel) now. */
     int shardOf(String name) throws IOException {
-        int slot = Integer.parseInt(shards.get(0).command("CLUSTER", "KEYSLOT", name).get(0));
+        String slot = shards.get(0).command("CLUSTER", "KEYSLOT", name).get(0);
+        if (moved.containsKey(slot)) {
+            return moved.get(slot);
+        }
         for (int i = 0; i < SHARDS; i++) {
-            if (slot < firstSlot(i + 1)) {
+            if (Integer.parseInt(slot) < firstSlot(i + 1)) {
                 return i;
             }
         }
@@ -114,6 +120,29 @@ public final class RedisClusterServer implements BeforeEachCallback, AfterEachCa
             }
         }
         return List.of(found);
+    }
+
+    /**
+     * Moves the slot of {@code name} (empty of keys) to shard {@code to}, as a resharding does: IMPORTING, MIGRATING,
+     * then the new owner told to each shard. The old owner drops the slot's shard channels (SUNSUBSCRIBE to their
+     * subscribers); clients are then sent to the new owner by MOVED replies.
+     */
+    void moveSlot(String name, int to) throws IOException, InterruptedException {
+        int from = shardOf(name);
+        String slot = shards.get(0).command("CLUSTER", "KEYSLOT", name).get(0);
+        String fromId = shards.get(from).command("CLUSTER", "MYID").get(0);
+        String toId = shards.get(to).command("CLUSTER", "MYID").get(0);
+        shards.get(to).command("CLUSTER", "SETSLOT", slot, "IMPORTING", fromId);
+        shards.get(from).command("CLUSTER", "SETSLOT", slot, "MIGRATING", toId);
+        shards.get(to).command("CLUSTER", "SETSLOT", slot, "NODE", toId);
+        shards.get(from).command("CLUSTER", "SETSLOT", slot, "NODE", toId);
+        for (int i = 0; i < SHARDS; i++) {
+            if (i != from && i != to) {
+                shards.get(i).command("CLUSTER", "SETSLOT", slot, "NODE", toId);
+            }
+        }
+        moved.put(slot, to);
+        awaitReady();
     }
 
     /** Kills shard {@code index} at once (SIGKILL), without waiting for the others to notice. */

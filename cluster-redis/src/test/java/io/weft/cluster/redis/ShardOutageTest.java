@@ -129,6 +129,34 @@ class ShardOutageTest {
                 + " is back")), lines.toString());
     }
 
+    @Test
+    void aChannelWhoseSlotMovesToAnotherShardIsSubscribedThereAgain() throws Exception {
+        nodes = new Nodes(redis.seeds(), true);
+        Node a = nodes.start("a");
+        Node b = nodes.start("b");
+        String room = "/moving/room";
+        Client onB = b.client("1", room);
+        Client publisher = a.client("p");
+        int from = redis.shardOf("weft:" + room);
+        Await.until(Nodes.WITHIN, () -> numsub("weft:" + room), List.of(1)::equals, "b subscribes " + room);
+        publisher.publish(room, "\"before\"");
+        onB.await(1, "b got the first");
+
+        int to = (from + 1) % 3;
+        redis.moveSlot("weft:" + room, to);
+        assertEquals(to, redis.shardOf("weft:" + room));
+        Await.until(Nodes.WITHIN, () -> numsub("weft:" + room), List.of(1)::equals,
+                "b subscribes " + room + " again on the shard that owns its slot now");
+        publisher.publish(room, "\"after\"");
+
+        assertEquals(List.of("before", "after"), onB.await(2, "b gets what a publishes there").stream()
+                .map(message -> message.get("data")).toList());
+        assertEquals(0, a.broker().stats().publishFailures(), "a's publish followed the MOVED reply");
+        for (ILoggingEvent event : log.list) {
+            assertEquals(null, event.getThrowableProxy(), "no stack trace: " + event.getFormattedMessage());
+        }
+    }
+
     /** The first channel {@code base + n}, from {@code from} on, whose shard channel is on {@code shard}. */
     private String channelOn(String base, int shard, int from) throws IOException {
         for (int i = from;; i++) {
