@@ -53,6 +53,11 @@ import org.slf4j.LoggerFactory;
  * subscription of this node, which are only what its sessions subscribe to (a channel's or pattern's first local
  * subscriber subscribes it in Redis, its last one unsubscribes it).
  *
+ * <p>With {@link RedisBrokerOptions#sharded}, on a Redis Cluster: a publish is SPUBLISHed to its channel's name and
+ * to the names of the wildcards that could match it ({@link ShardNames}), each on the shard that owns its slot, and
+ * each name a session needs is SSUBSCRIBEd on its shard; one publish and one pub/sub connection per shard. Each
+ * publisher's order then holds per channel, not across channels on different shards.
+ *
  * <p>When Redis goes away, each node's own fan-out goes on; publishes meanwhile fail at once, are counted
  * ({@link Stats#publishFailures}) and logged in one line (then a summary per minute), not one stack trace each. Lettuce
  * reconnects by itself, subscribes again to what this node had, and cross-node delivery resumes; what was published
