@@ -61,7 +61,7 @@ final class Receiver extends RedisPubSubAdapter<String, byte[]> {
      */
     @Override
     public void sunsubscribed(String shardChannel, long count) {
-        if (subscriptions.subscribeAgain(shardChannel)) {
+        if (sharded && subscriptions.subscribeAgain(shardChannel)) {
             DROPPED.log("Redis dropped shard channel {} of node {} (its slot moved?): subscribing again", shardChannel,
                     nodeId);
         }
