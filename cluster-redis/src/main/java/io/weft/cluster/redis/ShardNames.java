@@ -1,6 +1,6 @@
 package io.weft.cluster.redis;
 
-import io.weft.server.api.ChannelId;
+import io.weft.bayeux.ChannelId;
 import java.util.ArrayList;
 import java.util.List;
 

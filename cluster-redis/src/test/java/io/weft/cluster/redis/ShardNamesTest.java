@@ -3,7 +3,7 @@ package io.weft.cluster.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.weft.server.api.ChannelId;
+import io.weft.bayeux.ChannelId;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
