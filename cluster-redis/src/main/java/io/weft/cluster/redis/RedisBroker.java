@@ -228,7 +228,8 @@ public final class RedisBroker implements Broker {
         for (RedisClusterNode master : masters(listening)) {
             connection.getConnection(master.getUri().getHost(), master.getUri().getPort());
         }
-        subscriptions = Subscriptions.sharded(shardNames, connection.async());
+        subscriptions = Subscriptions.sharded(shardNames, connection.async(), resources.eventExecutorGroup(),
+                options.maxReconnectDelay());
         connection.addListener(new Receiver(nodeId, names, subscriptions, hub, counters, true));
     }
 
@@ -326,6 +327,10 @@ public final class RedisBroker implements Broker {
     @Override
     public void stop() {
         stopped = true;
+        Subscriptions subscribed = subscriptions;
+        if (subscribed != null) {
+            subscribed.close();
+        }
         ClientResources threads = resources;
         CompletableFuture<Void> clients = CompletableFuture.allOf(shutdown(publishClient, publishConnection),
                 shutdown(pubSubClient, pubSubConnection));

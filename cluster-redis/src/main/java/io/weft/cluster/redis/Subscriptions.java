@@ -5,12 +5,16 @@ import io.lettuce.core.cluster.pubsub.api.async.RedisClusterPubSubAsyncCommands;
 import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 import io.weft.bayeux.ChannelId;
 import io.weft.server.spi.QuietLog;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What this node's sessions want from Redis, and the commands that ask for it: SUBSCRIBE / PSUBSCRIBE on the one
@@ -31,27 +35,40 @@ final class Subscriptions {
     private final RedisNames names;
     private final ShardNames shardNames;
     private final RedisPubSubAsyncCommands<String, byte[]> commands;
+    /** Sharded: where a refused SSUBSCRIBE is tried again from, and after how long. */
+    private final ScheduledExecutorService retries;
+    private final Duration retryAfter;
     /** Every channel and pattern a local session subscribes to, for {@link #wants}. */
     private final Set<ChannelId> wanted = ConcurrentHashMap.newKeySet();
     /** The Bayeux channels and patterns behind each Redis name. Guarded by this. */
     private final Map<String, Set<ChannelId>> behind = new HashMap<>();
     private int channels;
     private int patterns;
+    private volatile boolean closed;
 
-    private Subscriptions(RedisNames names, ShardNames shardNames, RedisPubSubAsyncCommands<String, byte[]> commands) {
+    private Subscriptions(RedisNames names, ShardNames shardNames, RedisPubSubAsyncCommands<String, byte[]> commands,
+            ScheduledExecutorService retries, Duration retryAfter) {
         this.names = names;
         this.shardNames = shardNames;
         this.commands = commands;
+        this.retries = retries;
+        this.retryAfter = retryAfter;
     }
 
     /** Channels and patterns of plain pub/sub, on one connection. */
     static Subscriptions plain(RedisNames names, RedisPubSubAsyncCommands<String, byte[]> commands) {
-        return new Subscriptions(names, null, commands);
+        return new Subscriptions(names, null, commands, null, null);
     }
 
-    /** Shard channels of sharded pub/sub, each subscribed on the connection to the shard that owns its slot. */
-    static Subscriptions sharded(ShardNames names, RedisClusterPubSubAsyncCommands<String, byte[]> commands) {
-        return new Subscriptions(null, names, commands);
+    /**
+     * Shard channels of sharded pub/sub, each subscribed on the connection to the shard that owns its slot. An
+     * SSUBSCRIBE that fails (no shard serves the slot, or none is known for it yet; a shard refusing it while the
+     * cluster changes) is sent again {@code retryAfter} later, from {@code retries}, for as long as the name is
+     * wanted: Lettuce reads the topology again meanwhile.
+     */
+    static Subscriptions sharded(ShardNames names, RedisClusterPubSubAsyncCommands<String, byte[]> commands,
+            ScheduledExecutorService retries, Duration retryAfter) {
+        return new Subscriptions(null, names, commands, retries, retryAfter);
     }
 
     synchronized void add(ChannelId channel) {
@@ -86,18 +103,26 @@ final class Subscriptions {
      * connection came back, or a shard dropped a channel whose slot moved). Names a shard has already are no change.
      */
     synchronized void subscribeAgain() {
+        if (closed) {
+            return;
+        }
         for (String name : behind.keySet()) {
-            checked("SSUBSCRIBE", name, commands.ssubscribe(name));
+            ssubscribe(name);
         }
     }
 
     /** Sharded pub/sub: SSUBSCRIBE {@code name} again if it is still wanted (a shard dropped it: its slot moved). */
     synchronized boolean subscribeAgain(String name) {
-        if (!behind.containsKey(name)) {
+        if (closed || !behind.containsKey(name)) {
             return false;
         }
-        checked("SSUBSCRIBE", name, commands.ssubscribe(name));
+        ssubscribe(name);
         return true;
+    }
+
+    /** The broker is stopping: nothing is subscribed again any more. */
+    void close() {
+        closed = true;
     }
 
     /** Whether a local session subscribes to {@code channel} or to a wildcard that matches it. */
@@ -137,7 +162,7 @@ final class Subscriptions {
             checked("PSUBSCRIBE", name, commands.psubscribe(name));
         } else if (shardNames != null) {
             channels++;
-            checked("SSUBSCRIBE", name, commands.ssubscribe(name));
+            ssubscribe(name);
         } else {
             channels++;
             checked("SUBSCRIBE", name, commands.subscribe(name));
@@ -155,6 +180,20 @@ final class Subscriptions {
             channels--;
             checked("UNSUBSCRIBE", name, commands.unsubscribe(name));
         }
+    }
+
+    private void ssubscribe(String name) {
+        commands.ssubscribe(name).whenComplete((ok, failure) -> {
+            if (failure != null) {
+                FAILURES.log("Redis refused or lost SSUBSCRIBE {}: {}; trying it again shortly", name,
+                        failure.toString());
+                try {
+                    retries.schedule(() -> subscribeAgain(name), retryAfter.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException stopped) {
+                    // the broker is stopping
+                }
+            }
+        });
     }
 
     private static void checked(String command, String name, RedisFuture<Void> reply) {

@@ -145,6 +145,22 @@ public final class RedisClusterServer implements BeforeEachCallback, AfterEachCa
         awaitReady();
     }
 
+    /** Makes every shard forget who serves the slot of {@code name}: nobody does until {@link #assign}. */
+    void unassign(String name) throws IOException {
+        String slot = shards.get(0).command("CLUSTER", "KEYSLOT", name).get(0);
+        for (RedisServer shard : shards) {
+            shard.command("CLUSTER", "DELSLOTS", slot);
+        }
+    }
+
+    /** Gives the slot of {@code name}, which nobody serves, to shard {@code to}; the others learn it by gossip. */
+    void assign(String name, int to) throws IOException, InterruptedException {
+        String slot = shards.get(0).command("CLUSTER", "KEYSLOT", name).get(0);
+        shards.get(to).command("CLUSTER", "ADDSLOTS", slot);
+        moved.put(slot, to);
+        awaitReady();
+    }
+
     /** Kills shard {@code index} at once (SIGKILL), without waiting for the others to notice. */
     void kill(int index) throws InterruptedException {
         shards.get(index).kill();

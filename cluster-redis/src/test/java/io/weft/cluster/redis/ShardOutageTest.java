@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
 class ShardOutageTest {
     @RegisterExtension
     final RedisClusterServer redis = new RedisClusterServer();
-    private final Logger brokerLog = (Logger) LoggerFactory.getLogger(RedisBroker.class);
+    private final Logger brokerLog = (Logger) LoggerFactory.getLogger("io.weft.cluster.redis");
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();
     private Nodes nodes;
 
@@ -155,6 +156,32 @@ class ShardOutageTest {
         for (ILoggingEvent event : log.list) {
             assertEquals(null, event.getThrowableProxy(), "no stack trace: " + event.getFormattedMessage());
         }
+    }
+
+    @Test
+    void aSubscriptionToASlotNobodyServesIsTriedAgainUntilAShardDoes() throws Exception {
+        nodes = new Nodes(redis.seeds(), true);
+        Node a = nodes.start("a");
+        Node b = nodes.start("b");
+        String room = "/orphan/room";
+        Client publisher = a.client("p");
+        redis.unassign("weft:" + room);
+        Client onB = b.client("1", room, "/marker");
+        Await.until(Nodes.WITHIN, () -> numsub("weft:/marker"), List.of(1)::equals, "b subscribes /marker");
+        Await.until(Nodes.WITHIN, () -> log.list.stream().anyMatch(event -> event.getFormattedMessage()
+                .startsWith("Redis refused or lost SSUBSCRIBE weft:" + room)), "the shard refused the SSUBSCRIBE");
+
+        int to = (redis.shardOf("weft:/marker") + 1) % 3;
+        redis.assign("weft:" + room, to);
+        Await.until(Nodes.WITHIN, () -> numsub("weft:" + room), List.of(1)::equals,
+                "b's SSUBSCRIBE, tried again, reached the shard that serves the slot now");
+        publisher.publish(room, "\"served\"");
+        publisher.publish("/marker", "\"marker\"");
+
+        // Two shards: the order between the two channels is not kept, so compare as a set.
+        assertEquals(Set.of("served", "marker"), Set.copyOf(onB.await(2, "b gets both").stream()
+                .map(message -> message.get("data")).toList()));
+        assertEquals(2, onB.broadcasts().size(), "each once");
     }
 
     /** The first channel {@code base + n}, from {@code from} on, whose shard channel is on {@code shard}. */
