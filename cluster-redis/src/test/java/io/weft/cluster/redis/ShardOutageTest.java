@@ -1,6 +1,7 @@
 package io.weft.cluster.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Logger;
@@ -8,8 +9,12 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.weft.cluster.redis.Nodes.Client;
 import io.weft.cluster.redis.Nodes.Node;
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.ServerOptions;
+import io.weft.server.spi.Broker;
 import io.weft.server.testing.Await;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -182,6 +187,19 @@ class ShardOutageTest {
         assertEquals(Set.of("served", "marker"), Set.copyOf(onB.await(2, "b gets both").stream()
                 .map(message -> message.get("data")).toList()));
         assertEquals(2, onB.broadcasts().size(), "each once");
+    }
+
+    @Test
+    void aNodeThatCannotReachEveryShardWhenItStartsFailsNamingTheSeeds() throws Exception {
+        redis.kill(1);
+        try (BayeuxServer server = BayeuxServer.create(ServerOptions.defaults())) {
+            RedisBroker broker = RedisBroker.create(RedisBrokerOptions.builder(redis.seeds()).sharded(true)
+                    .connectTimeout(Duration.ofSeconds(2)).build());
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                    () -> Broker.install(server, broker));
+            assertTrue(refused.getMessage().startsWith("cannot reach Redis at " + redis.seeds()
+                    .replace("redis://", "")), refused.getMessage());
+        }
     }
 
     /** The first channel {@code base + n}, from {@code from} on, whose shard channel is on {@code shard}. */
