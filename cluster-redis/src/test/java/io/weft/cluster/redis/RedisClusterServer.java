@@ -176,7 +176,11 @@ public final class RedisClusterServer implements BeforeEachCallback, AfterEachCa
         return shard * 16384 / SHARDS;
     }
 
-    /** Waits until every shard says {@code cluster_state:ok} and knows the other two. */
+    /**
+     * Waits until every shard says {@code cluster_state:ok}, knows the other two, and sees every slot served: with
+     * {@code cluster-require-full-coverage no} the state is ok before gossip has told a shard who serves the others'
+     * slots, and a client reading the topology from it then would know no shard for them.
+     */
     private void awaitReady() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_WITHIN_MILLIS);
         while (!ready()) {
@@ -193,6 +197,7 @@ public final class RedisClusterServer implements BeforeEachCallback, AfterEachCa
                 String info = shard.command("CLUSTER", "INFO").get(0);
                 String nodes = shard.command("CLUSTER", "NODES").get(0);
                 if (!info.contains("cluster_state:ok") || !info.contains("cluster_known_nodes:" + SHARDS)
+                        || !info.contains("cluster_slots_assigned:16384") || !info.contains("cluster_slots_ok:16384")
                         || nodes.contains("fail") || nodes.contains("handshake")) {
                     return false;
                 }

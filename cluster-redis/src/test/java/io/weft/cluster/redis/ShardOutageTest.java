@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.weft.cluster.redis.Nodes.Client;
 import io.weft.cluster.redis.Nodes.Node;
 import io.weft.server.api.BayeuxServer;
@@ -19,12 +16,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntPredicate;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.slf4j.LoggerFactory;
 
 /**
  * One shard of the Redis Cluster killed mid-run and started again on its port: the channels of the other shards go on
@@ -36,19 +32,12 @@ import org.slf4j.LoggerFactory;
 class ShardOutageTest {
     @RegisterExtension
     final RedisClusterServer redis = new RedisClusterServer();
-    private final Logger brokerLog = (Logger) LoggerFactory.getLogger("io.weft.cluster.redis");
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog();
     private Nodes nodes;
-
-    @BeforeEach
-    void captureLog() {
-        log.start();
-        brokerLog.addAppender(log);
-    }
 
     @AfterEach
     void close() {
-        brokerLog.detachAppender(log);
         if (nodes != null) {
             nodes.close();
         }
@@ -60,10 +49,10 @@ class ShardOutageTest {
         // /k2's own names and none of /l's, nor weft:/*.
         int rootShard = redis.shardOf("weft:/*");
         int dead = (rootShard + 1) % 3;
-        String k = channelOn("/k", dead, 0);
-        String k2 = channelOn("/k", dead, Integer.parseInt(k.substring(2)) + 1);
-        String gone = channelOn("/k", dead, Integer.parseInt(k2.substring(2)) + 1);
-        String l = channelNotOn("/l", dead);
+        String k = channel("/k", shard -> shard == dead, 0);
+        String k2 = channel("/k", shard -> shard == dead, Integer.parseInt(k.substring(2)) + 1);
+        String gone = channel("/k", shard -> shard == dead, Integer.parseInt(k2.substring(2)) + 1);
+        String l = channel("/l", shard -> shard != dead, 0);
 
         nodes = new Nodes(redis.seeds(), true);
         Node a = nodes.start("a");
@@ -124,11 +113,7 @@ class ShardOutageTest {
         assertTrue(stats.reconnects() >= 2, "a's publish and pub/sub connections to the shard came back: " + stats);
         assertTrue(b.broker().stats().reconnects() >= 2, b.broker().stats().toString());
 
-        List<String> lines = new ArrayList<>();
-        for (ILoggingEvent event : log.list) {
-            assertEquals(null, event.getThrowableProxy(), "no stack trace: " + event.getFormattedMessage());
-            lines.add(event.getLevel() + " " + event.getFormattedMessage());
-        }
+        List<String> lines = log.lines();
         assertEquals(1, lines.stream().filter(line -> line.startsWith("INFO A publish to Redis")).count(),
                 "ten failed publishes, one line: " + lines);
         assertTrue(lines.stream().anyMatch(line -> line.contains("pub/sub connection of node " + b.broker().nodeId()
@@ -158,9 +143,7 @@ class ShardOutageTest {
         assertEquals(List.of("before", "after"), onB.await(2, "b gets what a publishes there").stream()
                 .map(message -> message.get("data")).toList());
         assertEquals(0, a.broker().stats().publishFailures(), "a's publish followed the MOVED reply");
-        for (ILoggingEvent event : log.list) {
-            assertEquals(null, event.getThrowableProxy(), "no stack trace: " + event.getFormattedMessage());
-        }
+        log.lines();
     }
 
     @Test
@@ -173,8 +156,8 @@ class ShardOutageTest {
         redis.unassign("weft:" + room);
         Client onB = b.client("1", room, "/marker");
         Await.until(Nodes.WITHIN, () -> numsub("weft:/marker"), List.of(1)::equals, "b subscribes /marker");
-        Await.until(Nodes.WITHIN, () -> log.list.stream().anyMatch(event -> event.getFormattedMessage()
-                .startsWith("Redis refused or lost SSUBSCRIBE weft:" + room)), "the shard refused the SSUBSCRIBE");
+        Await.until(Nodes.WITHIN, () -> log.has("Redis refused or lost SSUBSCRIBE weft:" + room),
+                "the shard refused the SSUBSCRIBE");
 
         int to = (redis.shardOf("weft:/marker") + 1) % 3;
         redis.assign("weft:" + room, to);
@@ -202,18 +185,10 @@ class ShardOutageTest {
         }
     }
 
-    /** The first channel {@code base + n}, from {@code from} on, whose shard channel is on {@code shard}. */
-    private String channelOn(String base, int shard, int from) throws IOException {
+    /** The first channel {@code base + n}, from {@code from} on, whose shard channel is on a shard {@code wanted}. */
+    private String channel(String base, IntPredicate wanted, int from) throws IOException {
         for (int i = from;; i++) {
-            if (redis.shardOf("weft:" + base + i) == shard) {
-                return base + i;
-            }
-        }
-    }
-
-    private String channelNotOn(String base, int shard) throws IOException {
-        for (int i = 0;; i++) {
-            if (redis.shardOf("weft:" + base + i) != shard) {
+            if (wanted.test(redis.shardOf("weft:" + base + i))) {
                 return base + i;
             }
         }

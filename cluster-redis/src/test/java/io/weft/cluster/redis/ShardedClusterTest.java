@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.weft.cluster.redis.Nodes.Client;
 import io.weft.cluster.redis.Nodes.Node;
-import io.weft.server.api.Service;
 import io.weft.server.testing.Await;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -131,25 +130,8 @@ class ShardedClusterTest {
 
     @Test
     void serviceChannelsAndDirectDeliveriesStayOnTheirNode() throws Exception {
-        Nodes cluster = nodes();
-        Node a = cluster.start("a");
-        Node b = cluster.start("b");
-        a.server().addService("/service/echo", Service.of((session, message) -> {
-            session.deliver(null, "/echo", message.getData());
-            return null;
-        }));
-        Client caller = a.client("1", "/echo");
-        Client elsewhere = b.client("2", "/echo", "/service/**", "/marker");
-        awaitShardChannels(List.of("weft:/echo", "weft:/echo", "weft:/marker"));
-
-        caller.publish("/service/echo", "\"hi\"");
-        caller.publish("/marker", "\"after\"");
-
-        assertEquals(List.of("hi"), data(caller.await(1, "the echo")));
-        elsewhere.await(1, "the marker, published after the echo");
-        assertEquals(List.of("after"), elsewhere.data(), "neither the service message nor the echo crossed");
-        Await.until(Nodes.WITHIN, () -> a.broker().stats().published() >= 1, "Redis took the marker's publish");
-        assertEquals(1, a.broker().stats().published(), "only the marker went to Redis");
+        nodes().assertServiceChannelsAndDeliveriesStayOnTheirNode(
+                () -> awaitShardChannels(List.of("weft:/echo", "weft:/echo", "weft:/marker")));
     }
 
     @Test

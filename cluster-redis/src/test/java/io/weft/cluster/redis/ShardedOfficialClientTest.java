@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.cluster.redis.examples.ClusterNode;
-import io.weft.server.api.BayeuxServer;
 import io.weft.server.testing.Await;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,8 +15,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.cometd.bayeux.Message;
 import org.cometd.client.BayeuxClient;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,8 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ShardedOfficialClientTest {
     @RegisterExtension
     final RedisClusterServer redis = new RedisClusterServer();
-    private final List<Server> jetties = new ArrayList<>();
-    private final List<BayeuxServer> servers = new ArrayList<>();
+    private final JettyNodes nodes = new JettyNodes();
     private OfficialClients clients;
 
     @AfterEach
@@ -42,10 +38,7 @@ class ShardedOfficialClientTest {
         if (clients != null) {
             clients.close();
         }
-        for (Server jetty : jetties) {
-            jetty.stop();
-        }
-        servers.forEach(BayeuxServer::close);
+        nodes.close();
     }
 
     @Test
@@ -136,9 +129,6 @@ class ShardedOfficialClientTest {
 
     /** A Weft node on embedded Jetty, loopback, port 0, sharded on the test's Redis Cluster; returns its URL. */
     private String node() throws Exception {
-        Server jetty = ClusterNode.start(RedisBrokerOptions.builder(redis.seeds()).sharded(true).build(), 0);
-        jetties.add(jetty);
-        servers.add(jetty.getBean(BayeuxServer.class));
-        return "http://127.0.0.1:" + ((ServerConnector) jetty.getConnectors()[0]).getLocalPort() + "/cometd";
+        return nodes.start(RedisBrokerOptions.builder(redis.seeds()).sharded(true).build());
     }
 }
