@@ -233,7 +233,10 @@ public final class RedisBroker implements Broker {
         connection.addListener(new Receiver(nodeId, names, subscriptions, hub, counters, true));
     }
 
-    /** A shard's connection is back: SSUBSCRIBE there again, one name at a time (see {@link Subscriptions}). */
+    /**
+     * A connection of the pub/sub client is back: SSUBSCRIBE every name wanted now again, each routed to its shard,
+     * one per command (see {@link Subscriptions}); names a shard has already are no change.
+     */
     private void subscribeAgain() {
         Subscriptions subscribed = subscriptions;
         if (subscribed != null && !stopped) {
@@ -373,9 +376,10 @@ public final class RedisBroker implements Broker {
     /**
      * A broker's counts since it started.
      *
-     * @param published messages Redis took from this node
+     * @param published messages Redis took from this node (sharded: every shard it went to took it)
      * @param publishFailures messages this node could not hand to Redis (away, too slow, too many pending): the other
-     *     nodes' subscribers missed them; this node's own got them
+     *     nodes' subscribers missed them (sharded: those listening through a shard that did not take it); this node's
+     *     own got them
      * @param received messages from other nodes delivered to this node's subscribers
      * @param droppedOwn this node's own messages that Redis sent back and were dropped
      * @param copies further copies of a message delivered already (Redis sends one per matching subscription)
@@ -383,9 +387,9 @@ public final class RedisBroker implements Broker {
      *     channels deeper than a Bayeux {@code /a/*} does)
      * @param unreadable messages on this cluster's channels that no Weft node sent (no header, not JSON)
      * @param reconnects how often a connection to Redis was lost and made again
-     * @param channels Redis channels this node subscribes to now
-     * @param patterns Redis patterns this node subscribes to now
-     * @param connected whether both connections are up
+     * @param channels Redis channels (sharded: shard channels) this node subscribes to now
+     * @param patterns Redis patterns this node subscribes to now (none when sharded)
+     * @param connected whether all its connections are up (sharded: to every shard)
      */
     public record Stats(long published, long publishFailures, long received, long droppedOwn, long copies,
             long unwanted, long unreadable, long reconnects, int channels, int patterns, boolean connected) {
