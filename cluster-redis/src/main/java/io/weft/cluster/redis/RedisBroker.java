@@ -73,6 +73,12 @@ public final class RedisBroker implements Broker {
     private static final RedisCodec<String, byte[]> CODEC = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
     /** How often the cluster clients read the topology again, besides when a MOVED or a lost shard tells them to. */
     private static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(30);
+    /**
+     * How long Lettuce's threads keep taking tasks once the clients are shut down, so that a topology refresh under
+     * way (after a MOVED reply, say) mostly finishes instead of failing, with Lettuce's stack trace, on threads that
+     * are gone (not always: it can still fail on the connections the shutdown closed).
+     */
+    private static final Duration QUIET_BEFORE_STOP = Duration.ofMillis(200);
 
     private final RedisBrokerOptions options;
     private final String nodeId = newNodeId();
@@ -338,7 +344,8 @@ public final class RedisBroker implements Broker {
         CompletableFuture<Void> clients = CompletableFuture.allOf(shutdown(publishClient, publishConnection),
                 shutdown(pubSubClient, pubSubConnection));
         if (threads != null) {
-            clients.whenComplete((done, failure) -> threads.shutdown(0, 2, TimeUnit.SECONDS));
+            clients.whenComplete((done, failure) -> threads.shutdown(QUIET_BEFORE_STOP.toMillis(), 2000,
+                    TimeUnit.MILLISECONDS));
         }
     }
 
