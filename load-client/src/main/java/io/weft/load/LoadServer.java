@@ -1,6 +1,7 @@
 package io.weft.load;
 
 import io.weft.cluster.redis.RedisBroker;
+import io.weft.cluster.redis.RedisBrokerOptions;
 import io.weft.metrics.micrometer.MetricsHandler;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
@@ -79,8 +80,13 @@ public final class LoadServer implements Callable<Integer> {
     boolean jettyDefaults;
 
     @Option(names = "--redis", description = "Join a cluster: share broadcasts with the other nodes through this Redis "
-            + "(redis://HOST:PORT) [none: a single node].")
+            + "(redis://HOST:PORT), or with --redis-sharded these Redis Cluster nodes (redis://HOST:PORT,...) "
+            + "[none: a single node].")
     String redis;
+
+    @Option(names = "--redis-sharded", description = "--redis names a Redis Cluster (7+): use sharded pub/sub "
+            + "(SPUBLISH/SSUBSCRIBE), each channel on the shard that owns its slot.")
+    boolean redisSharded;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new LoadServer()).execute(args));
@@ -90,7 +96,7 @@ public final class LoadServer implements Callable<Integer> {
     public Integer call() throws Exception {
         Running running = start(new Settings(host, port, context, maxThreads,
                 ServerOptions.builder().timeout(timeout).maxSessionsPerAddress(maxSessionsPerAddress).build(),
-                Extension.parse(extensions), jettyDefaults, redis), System.out);
+                Extension.parse(extensions), jettyDefaults, redis, redisSharded), System.out);
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             running.close();
@@ -160,17 +166,24 @@ public final class LoadServer implements Callable<Integer> {
      * @param extensions the server extensions to install
      * @param jettyDefaults Jetty's default HTTP configuration rather than {@code LongPollingConnectors}'
      * @param redis the Redis URI of a cluster to join (cluster-redis's {@code RedisBroker}), or null for a single node
+     * @param redisSharded whether {@code redis} names Redis Cluster nodes, for sharded pub/sub
      */
     public record Settings(String host, int port, String context, int maxThreads, ServerOptions options,
-            Set<Extension> extensions, boolean jettyDefaults, String redis) {
+            Set<Extension> extensions, boolean jettyDefaults, String redis, boolean redisSharded) {
         public Settings {
             extensions = extensions.isEmpty() ? EnumSet.noneOf(Extension.class) : EnumSet.copyOf(extensions);
+        }
+
+        /** A node on plain Redis pub/sub, or a single node if {@code redis} is null. */
+        public Settings(String host, int port, String context, int maxThreads, ServerOptions options,
+                Set<Extension> extensions, boolean jettyDefaults, String redis) {
+            this(host, port, context, maxThreads, options, extensions, jettyDefaults, redis, false);
         }
 
         /** A single node. */
         public Settings(String host, int port, String context, int maxThreads, ServerOptions options,
                 Set<Extension> extensions, boolean jettyDefaults) {
-            this(host, port, context, maxThreads, options, extensions, jettyDefaults, null);
+            this(host, port, context, maxThreads, options, extensions, jettyDefaults, null, false);
         }
     }
 
@@ -186,12 +199,14 @@ public final class LoadServer implements Callable<Integer> {
         BayeuxServer bayeux = BayeuxServer.create(settings.options());
         if (settings.redis() != null) {
             try {
-                Broker.install(bayeux, RedisBroker.create(settings.redis()));
+                Broker.install(bayeux, RedisBroker.create(RedisBrokerOptions.builder(settings.redis())
+                        .sharded(settings.redisSharded()).build()));
             } catch (RuntimeException x) {
                 bayeux.close();
                 throw x;
             }
-            out.println("Cluster: broadcasts shared through " + settings.redis());
+            out.println("Cluster: broadcasts shared through " + settings.redis()
+                    + (settings.redisSharded() ? " (sharded pub/sub)" : ""));
         }
         if (settings.extensions().contains(Extension.ACK)) {
             bayeux.addExtension(new AcknowledgedMessagesExtension());

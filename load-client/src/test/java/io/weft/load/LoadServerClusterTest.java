@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.weft.bayeux.Message;
 import io.weft.bayeux.Promise;
 import io.weft.client.BayeuxClient;
+import io.weft.cluster.redis.RedisClusterServer;
 import io.weft.cluster.redis.RedisServer;
 import io.weft.server.api.ServerOptions;
 import java.io.ByteArrayOutputStream;
@@ -23,6 +24,7 @@ import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,7 +32,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Two load servers started as {@code --redis=redis://HOST:PORT} starts them (LoadServer.Settings' redis) share
  * broadcasts through a real redis-server: a client subscribed on one receives, once and in order, what a client
- * publishes on the other.
+ * publishes on the other. And the same with {@code --redis=<the cluster's nodes> --redis-sharded} on a real Redis
+ * Cluster ({@link Sharded}).
  */
 @Timeout(60)
 class LoadServerClusterTest {
@@ -58,9 +61,9 @@ class LoadServerClusterTest {
         http.stop();
     }
 
-    private LoadServer.Running node() throws Exception {
+    private LoadServer.Running node(String redisUri, boolean sharded) throws Exception {
         LoadServer.Running node = LoadServer.start(new LoadServer.Settings("127.0.0.1", 0, "/cometd", 32,
-                ServerOptions.defaults(), EnumSet.noneOf(LoadServer.Extension.class), false, redis.uri()),
+                ServerOptions.defaults(), EnumSet.noneOf(LoadServer.Extension.class), false, redisUri, sharded),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         started.add(node);
         return node;
@@ -85,8 +88,23 @@ class LoadServerClusterTest {
 
     @Test
     void aClientOnOneNodeReceivesWhatAClientPublishesOnTheOther() throws Exception {
-        LoadServer.Running first = node();
-        LoadServer.Running second = node();
+        crossesFromOneNodeToTheOther(redis.uri(), false);
+    }
+
+    @Nested
+    class Sharded {
+        @RegisterExtension
+        final RedisClusterServer cluster = new RedisClusterServer();
+
+        @Test
+        void aClientOnOneNodeReceivesWhatAClientPublishesOnTheOtherThroughARedisCluster() throws Exception {
+            crossesFromOneNodeToTheOther(cluster.seeds(), true);
+        }
+    }
+
+    private void crossesFromOneNodeToTheOther(String redisUri, boolean sharded) throws Exception {
+        LoadServer.Running first = node(redisUri, sharded);
+        LoadServer.Running second = node(redisUri, sharded);
         BayeuxClient subscriber = client(first, true);
         BlockingQueue<Object> heard = new LinkedBlockingQueue<>();
         CompletableFuture<Message> subscribed = new CompletableFuture<>();

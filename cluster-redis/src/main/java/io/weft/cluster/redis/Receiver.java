@@ -6,8 +6,6 @@ import io.weft.bayeux.Message;
 import io.weft.bayeux.MessageDecodeException;
 import io.weft.server.spi.Broker;
 import io.weft.server.spi.QuietLog;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * What Redis sends the pub/sub connection, handed to the engine's fan-out: a copy is dropped when no local session
@@ -15,31 +13,30 @@ import java.util.Map;
  * comes per matching subscription), or when this node published it; the rest is decoded and delivered once.
  *
  * <p>Lettuce calls it on the connection's event-loop thread, one message at a time; the engine's fan-out runs there.
+ * With sharded pub/sub there is a connection per shard, so messages of different shards come on different threads at
+ * once; shard channels are exact names, so nothing comes that no local session wants (bar the moment after an
+ * unsubscription, when the engine's fan-out finds no one).
  */
 final class Receiver extends RedisPubSubAdapter<String, byte[]> {
-    /** The most publishing nodes remembered; a cluster restarting nodes all day stays far below it. */
-    private static final int MAX_ORIGINS = 4096;
     private static final QuietLog UNREADABLE = new QuietLog(Receiver.class, "unreadable messages from Redis");
+    private static final QuietLog DROPPED = new QuietLog(Receiver.class, "shard channels Redis dropped");
 
     private final String nodeId;
     private final RedisNames names;
     private final Subscriptions subscriptions;
     private final Broker.Hub hub;
     private final Counters counters;
-    /** The number of the last publish delivered from each node. Only the connection's thread uses it. */
-    private final Map<String, Long> lastFrom = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
-            return size() > MAX_ORIGINS;
-        }
-    };
+    private final boolean sharded;
+    private final Seen seen = new Seen();
 
-    Receiver(String nodeId, RedisNames names, Subscriptions subscriptions, Broker.Hub hub, Counters counters) {
+    Receiver(String nodeId, RedisNames names, Subscriptions subscriptions, Broker.Hub hub, Counters counters,
+            boolean sharded) {
         this.nodeId = nodeId;
         this.names = names;
         this.subscriptions = subscriptions;
         this.hub = hub;
         this.counters = counters;
+        this.sharded = sharded;
     }
 
     @Override
@@ -52,45 +49,56 @@ final class Receiver extends RedisPubSubAdapter<String, byte[]> {
         received(channel, payload);
     }
 
+    @Override
+    public void smessage(String shardChannel, byte[] payload) {
+        received(shardChannel, payload);
+    }
+
+    /**
+     * Redis dropped a shard channel: this node's own SUNSUBSCRIBE, or the shard gave up the channel's slot (moved to
+     * another shard, or the shard failed over). If a local session still wants it, SSUBSCRIBE it again, which Lettuce
+     * routes to the slot's owner now (following the MOVED reply if its view of the cluster is behind).
+     */
+    @Override
+    public void sunsubscribed(String shardChannel, long count) {
+        if (sharded && subscriptions.subscribeAgain(shardChannel)) {
+            DROPPED.log("Redis dropped shard channel {} of node {} (its slot moved?): subscribing again", shardChannel,
+                    nodeId);
+        }
+    }
+
     private void received(String redisChannel, byte[] payload) {
-        ChannelId channel = names.bayeux(redisChannel);
-        if (channel == null || !subscriptions.wants(channel)) {
-            counters.unwanted.increment();
-            return;
+        if (!sharded) {
+            ChannelId channel = names.bayeux(redisChannel);
+            if (channel == null || !subscriptions.wants(channel)) {
+                counters.unwanted.increment();
+                return;
+            }
         }
         Envelope envelope = Envelope.read(payload);
         if (envelope == null) {
             unreadable(redisChannel, "no Weft header");
             return;
         }
-        if (!first(envelope)) {
-            counters.copies.increment();
-            return;
-        }
-        if (envelope.origin().equals(nodeId)) {
-            counters.droppedOwn.increment();
-            return;
-        }
-        try {
-            for (Message message : hub.codec().decode(payload, envelope.jsonOffset(),
-                    payload.length - envelope.jsonOffset())) {
-                hub.deliver(message);
+        Seen.Window from = seen.of(envelope.origin());
+        synchronized (from) { // decided and delivered at once: see Seen
+            if (!from.first(envelope.number())) {
+                counters.copies.increment();
+                return;
             }
-            counters.received.increment();
-        } catch (MessageDecodeException x) {
-            unreadable(redisChannel, x.getMessage());
-        }
-    }
-
-    /** Whether {@code envelope} is the first copy of its publish to arrive here. */
-    private boolean first(Envelope envelope) {
-        synchronized (lastFrom) { // the connection's thread changes after a reconnect: publish the map to the next
-            Long last = lastFrom.get(envelope.origin());
-            if (last != null && envelope.number() <= last) {
-                return false;
+            if (envelope.origin().equals(nodeId)) {
+                counters.droppedOwn.increment();
+                return;
             }
-            lastFrom.put(envelope.origin(), envelope.number());
-            return true;
+            try {
+                for (Message message : hub.codec().decode(payload, envelope.jsonOffset(),
+                        payload.length - envelope.jsonOffset())) {
+                    hub.deliver(message);
+                }
+                counters.received.increment();
+            } catch (MessageDecodeException x) {
+                unreadable(redisChannel, x.getMessage());
+            }
         }
     }
 

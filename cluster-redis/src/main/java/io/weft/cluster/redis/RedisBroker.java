@@ -1,15 +1,21 @@
 package io.weft.cluster.redis;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisConnectionStateListener;
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
@@ -20,9 +26,9 @@ import io.weft.bayeux.ChannelId;
 import io.weft.bayeux.Message;
 import io.weft.server.spi.Broker;
 import io.weft.server.spi.QuietLog;
-import java.net.SocketAddress;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
@@ -47,6 +53,11 @@ import org.slf4j.LoggerFactory;
  * subscription of this node, which are only what its sessions subscribe to (a channel's or pattern's first local
  * subscriber subscribes it in Redis, its last one unsubscribes it).
  *
+ * <p>With {@link RedisBrokerOptions#sharded}, on a Redis Cluster: a publish is SPUBLISHed to its channel's name and
+ * to the names of the wildcards that could match it ({@link ShardNames}), each on the shard that owns its slot, and
+ * each name a session needs is SSUBSCRIBEd on its shard; one publish and one pub/sub connection per shard. Each
+ * publisher's order then holds per channel, not across channels on different shards.
+ *
  * <p>When Redis goes away, each node's own fan-out goes on; publishes meanwhile fail at once, are counted
  * ({@link Stats#publishFailures}) and logged in one line (then a summary per minute), not one stack trace each. Lettuce
  * reconnects by itself, subscribes again to what this node had, and cross-node delivery resumes; what was published
@@ -60,11 +71,20 @@ import org.slf4j.LoggerFactory;
 public final class RedisBroker implements Broker {
     private static final Logger LOG = LoggerFactory.getLogger(RedisBroker.class);
     private static final RedisCodec<String, byte[]> CODEC = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
+    /** How often the cluster clients read the topology again, besides when a MOVED or a lost shard tells them to. */
+    private static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(30);
+    /**
+     * How long Lettuce's threads keep taking tasks once the clients are shut down, so that a topology refresh under
+     * way (after a MOVED reply, say) mostly finishes instead of failing, with Lettuce's stack trace, on threads that
+     * are gone (not always: it can still fail on the connections the shutdown closed).
+     */
+    private static final Duration QUIET_BEFORE_STOP = Duration.ofMillis(200);
 
     private final RedisBrokerOptions options;
     private final String nodeId = newNodeId();
     private final byte[] envelopePrefix = Envelope.prefix(nodeId);
     private final RedisNames names;
+    private final ShardNames shardNames;
     private final Counters counters = new Counters();
     private final QuietLog publishFailures = new QuietLog(RedisBroker.class, "publishes to Redis that failed");
     /** Numbers this node's publishes in the order they are handed to the publish connection. */
@@ -73,11 +93,12 @@ public final class RedisBroker implements Broker {
 
     private volatile Hub hub;
     private volatile ClientResources resources;
-    private volatile RedisClient publishClient;
-    private volatile RedisClient pubSubClient;
-    private volatile StatefulRedisConnection<String, byte[]> publishConnection;
+    private volatile AbstractRedisClient publishClient;
+    private volatile AbstractRedisClient pubSubClient;
+    private volatile StatefulConnection<String, byte[]> publishConnection;
+    private volatile StatefulConnection<String, byte[]> pubSubConnection;
     private volatile RedisAsyncCommands<String, byte[]> publisher;
-    private volatile StatefulRedisPubSubConnection<String, byte[]> pubSubConnection;
+    private volatile RedisAdvancedClusterAsyncCommands<String, byte[]> shardPublisher;
     private volatile Subscriptions subscriptions;
     private volatile Link publishLink;
     private volatile Link pubSubLink;
@@ -86,6 +107,7 @@ public final class RedisBroker implements Broker {
     private RedisBroker(RedisBrokerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
         this.names = new RedisNames(options.channelPrefix());
+        this.shardNames = new ShardNames(options.channelPrefix());
     }
 
     /** A broker for the Redis at {@code uri} ({@code redis://host:port}), with the other options' defaults. */
@@ -98,8 +120,9 @@ public final class RedisBroker implements Broker {
     }
 
     /**
-     * Connects to Redis, waiting up to {@link RedisBrokerOptions#connectTimeout} for each of the two connections: a
-     * node that cannot reach Redis when it starts fails to start, naming the address. Called by
+     * Connects to Redis, waiting up to {@link RedisBrokerOptions#connectTimeout} for each connection: a node that
+     * cannot reach Redis when it starts fails to start, naming the address. With {@link RedisBrokerOptions#sharded},
+     * it reads the cluster's topology from the first seed that answers, and connects to every master. Called by
      * {@link Broker#install}, on the installing thread.
      *
      * @throws IllegalStateException if Redis cannot be reached
@@ -110,62 +133,175 @@ public final class RedisBroker implements Broker {
             throw new IllegalStateException("started already");
         }
         this.hub = Objects.requireNonNull(hub, "hub");
-        RedisURI uri = RedisURI.create(options.uri());
-        uri.setTimeout(options.connectTimeout());
+        List<RedisURI> uris = new ArrayList<>();
+        for (String seed : options.seeds()) {
+            RedisURI uri = RedisURI.create(seed);
+            uri.setTimeout(options.connectTimeout());
+            uris.add(uri);
+        }
         resources = ClientResources.builder()
                 .ioThreadPoolSize(2)
                 .computationThreadPoolSize(1)
                 .reconnectDelay(() -> Delay.exponential(Duration.ofMillis(1), options.maxReconnectDelay(), 2,
                         TimeUnit.MILLISECONDS))
                 .build();
-        SocketOptions socket = SocketOptions.builder().connectTimeout(options.connectTimeout()).build();
+        publishLink = new Link("publish", nodeId, counters, () -> stopped, null, () -> { });
         try {
-            // Publishes fail at once while disconnected (counted), and are never sent twice after a reconnect.
-            publishClient = RedisClient.create(resources, uri);
-            publishClient.setOptions(ClientOptions.builder()
-                    .socketOptions(socket)
-                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                    .requestQueueSize(options.maxPendingPublishes())
-                    .timeoutOptions(TimeoutOptions.enabled(options.commandTimeout()))
-                    .build());
-            publishLink = new Link("publish");
-            publishClient.addListener(publishLink);
-            publishConnection = publishClient.connect(CODEC);
-            publisher = publishConnection.async();
-
-            // (P)SUBSCRIBE while disconnected are queued and sent after Lettuce's own resubscription.
-            pubSubClient = RedisClient.create(resources, uri);
-            pubSubClient.setOptions(ClientOptions.builder()
-                    .socketOptions(socket)
-                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
-                    .build());
-            pubSubLink = new Link("pub/sub");
-            pubSubClient.addListener(pubSubLink);
-            pubSubConnection = pubSubClient.connectPubSub(CODEC);
-            subscriptions = new Subscriptions(names, pubSubConnection.async());
-            pubSubConnection.addListener(new Receiver(nodeId, names, subscriptions, hub, counters));
+            if (options.sharded()) {
+                startSharded(uris);
+            } else {
+                startPlain(uris.get(0));
+            }
         } catch (RuntimeException x) {
             stop();
-            throw new IllegalStateException("cannot reach Redis at " + uri.getHost() + ":" + uri.getPort() + ": " + x,
-                    x);
+            throw new IllegalStateException("cannot reach Redis at " + addresses(uris) + ": " + x, x);
         }
-        LOG.info("Weft node {} on Redis {}:{}, channels {}*", nodeId, uri.getHost(), uri.getPort(),
-                options.channelPrefix());
+        LOG.info("Weft node {} on Redis {}{}, channels {}*", nodeId, options.sharded() ? "Cluster (sharded pub/sub) "
+                : "", addresses(uris), options.channelPrefix());
+    }
+
+    private void startPlain(RedisURI uri) {
+        SocketOptions socket = SocketOptions.builder().connectTimeout(options.connectTimeout()).build();
+        // Publishes fail at once while disconnected (counted), and are never sent twice after a reconnect.
+        RedisClient publishing = RedisClient.create(resources, uri);
+        publishClient = publishing;
+        publishing.setOptions(ClientOptions.builder()
+                .socketOptions(socket)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .requestQueueSize(options.maxPendingPublishes())
+                .timeoutOptions(TimeoutOptions.enabled(options.commandTimeout()))
+                .build());
+        publishing.addListener(publishLink);
+        StatefulRedisConnection<String, byte[]> publish = publishing.connect(CODEC);
+        publishConnection = publish;
+        publisher = publish.async();
+
+        // (P)SUBSCRIBE while disconnected are queued and sent after Lettuce's own resubscription.
+        RedisClient listening = RedisClient.create(resources, uri);
+        pubSubClient = listening;
+        listening.setOptions(ClientOptions.builder()
+                .socketOptions(socket)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
+                .build());
+        pubSubLink = new Link("pub/sub", nodeId, counters, () -> stopped, () -> subscriptions, () -> { });
+        listening.addListener(pubSubLink);
+        StatefulRedisPubSubConnection<String, byte[]> connection = listening.connectPubSub(CODEC);
+        pubSubConnection = connection;
+        subscriptions = Subscriptions.plain(names, connection.async());
+        connection.addListener(new Receiver(nodeId, names, subscriptions, hub, counters, false));
+    }
+
+    /**
+     * Sharded pub/sub on a Redis Cluster: a cluster client publishes with SPUBLISH, routed by slot to each name's
+     * shard; another SSUBSCRIBEs, each name on its shard's connection. Both connect to every master now, so that the
+     * first commands to a shard are not left waiting on (and reordered behind) a connection being made.
+     */
+    private void startSharded(List<RedisURI> seeds) {
+        // Lettuce 7 refreshes on a MOVED reply, a lost shard and an uncovered slot by itself; and periodically:
+        ClusterTopologyRefreshOptions topology = ClusterTopologyRefreshOptions.builder()
+                .enablePeriodicRefresh(TOPOLOGY_REFRESH)
+                .build();
+        SocketOptions socket = SocketOptions.builder().connectTimeout(options.connectTimeout()).build();
+        RedisClusterClient publishing = RedisClusterClient.create(resources, seeds);
+        publishClient = publishing;
+        publishing.setOptions(ClusterClientOptions.builder()
+                .socketOptions(socket)
+                .topologyRefreshOptions(topology)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .requestQueueSize(options.maxPendingPublishes())
+                .timeoutOptions(TimeoutOptions.enabled(options.commandTimeout()))
+                .build());
+        publishing.addListener(publishLink);
+        StatefulRedisClusterConnection<String, byte[]> publish = publishing.connect(CODEC);
+        publishConnection = publish;
+        for (RedisClusterNode master : masters(publishing)) {
+            publish.getConnection(master.getUri().getHost(), master.getUri().getPort());
+        }
+        shardPublisher = publish.async();
+
+        RedisClusterClient listening = RedisClusterClient.create(resources, seeds);
+        pubSubClient = listening;
+        listening.setOptions(ClusterClientOptions.builder()
+                .socketOptions(socket)
+                .topologyRefreshOptions(topology)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
+                .build());
+        pubSubLink = new Link("pub/sub", nodeId, counters, () -> stopped, () -> subscriptions,
+                this::subscribeAgain);
+        listening.addListener(pubSubLink);
+        StatefulRedisClusterPubSubConnection<String, byte[]> connection = listening.connectPubSub(CODEC);
+        pubSubConnection = connection;
+        for (RedisClusterNode master : masters(listening)) {
+            connection.getConnection(master.getUri().getHost(), master.getUri().getPort());
+        }
+        subscriptions = Subscriptions.sharded(shardNames, connection.async(), resources.eventExecutorGroup(),
+                options.maxReconnectDelay());
+        connection.addListener(new Receiver(nodeId, names, subscriptions, hub, counters, true));
+    }
+
+    /**
+     * A connection of the pub/sub client is back: SSUBSCRIBE every name wanted now again, each routed to its shard,
+     * one per command (see {@link Subscriptions}); names a shard has already are no change.
+     */
+    private void subscribeAgain() {
+        Subscriptions subscribed = subscriptions;
+        if (subscribed != null && !stopped) {
+            subscribed.subscribeAgain();
+        }
+    }
+
+    private static List<RedisClusterNode> masters(RedisClusterClient client) {
+        List<RedisClusterNode> masters = new ArrayList<>();
+        for (RedisClusterNode node : client.getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+                masters.add(node);
+            }
+        }
+        return masters;
+    }
+
+    private static String addresses(List<RedisURI> uris) {
+        StringBuilder text = new StringBuilder();
+        for (RedisURI uri : uris) {
+            text.append(text.isEmpty() ? "" : ",").append(uri.getHost()).append(':').append(uri.getPort());
+        }
+        return text.toString();
     }
 
     @Override
     public void publish(Message message) {
-        RedisAsyncCommands<String, byte[]> to = publisher;
-        if (to == null || stopped) {
+        if (hub == null || stopped) {
             return;
         }
-        String channel = names.channel(message.getChannel());
         byte[] json = hub.codec().encode(List.of(message));
-        RedisFuture<Long> reply;
+        CompletableFuture<?> reply;
         synchronized (publishOrder) {
-            reply = to.publish(channel, Envelope.wrap(envelopePrefix, ++lastNumber, json));
+            reply = send(message.getChannelId(), Envelope.wrap(envelopePrefix, ++lastNumber, json));
         }
-        reply.whenComplete((receivers, failure) -> published(channel, failure));
+        if (reply != null) {
+            reply.whenComplete((receivers, failure) -> published(message.getChannel(), failure));
+        }
+    }
+
+    /**
+     * PUBLISH once, or SPUBLISH to each shard channel the publish goes to ({@link ShardNames#published}); null if
+     * not connected. Each Redis name gets this node's publishes in the order of the calls.
+     */
+    private CompletableFuture<?> send(ChannelId channel, byte[] payload) {
+        RedisAsyncCommands<String, byte[]> plain = publisher;
+        if (plain != null) {
+            return plain.publish(names.channel(channel.id()), payload).toCompletableFuture();
+        }
+        RedisAdvancedClusterAsyncCommands<String, byte[]> sharded = shardPublisher;
+        if (sharded == null) {
+            return null;
+        }
+        List<String> to = shardNames.published(channel);
+        CompletableFuture<?>[] replies = new CompletableFuture<?>[to.size()];
+        for (int i = 0; i < replies.length; i++) {
+            replies[i] = sharded.spublish(to.get(i), payload).toCompletableFuture();
+        }
+        return CompletableFuture.allOf(replies);
     }
 
     private void published(String channel, Throwable failure) {
@@ -174,8 +310,8 @@ public final class RedisBroker implements Broker {
         } else {
             counters.publishFailures.increment();
             if (!stopped) {
-                publishFailures.log("A publish to Redis channel {} failed, other nodes miss it: {}", channel,
-                        failure.toString());
+                publishFailures.log("A publish to Redis channel {} failed, other nodes miss it: {}",
+                        options.channelPrefix() + channel, failure.toString());
             }
         }
     }
@@ -200,15 +336,31 @@ public final class RedisBroker implements Broker {
     @Override
     public void stop() {
         stopped = true;
-        RedisClient first = publishClient;
-        RedisClient second = pubSubClient;
-        ClientResources threads = resources;
-        CompletableFuture<Void> clients = CompletableFuture.allOf(
-                first == null ? CompletableFuture.completedFuture(null) : first.shutdownAsync(0, 2, TimeUnit.SECONDS),
-                second == null ? CompletableFuture.completedFuture(null) : second.shutdownAsync(0, 2, TimeUnit.SECONDS));
-        if (threads != null) {
-            clients.whenComplete((done, failure) -> threads.shutdown(0, 2, TimeUnit.SECONDS));
+        Subscriptions subscribed = subscriptions;
+        if (subscribed != null) {
+            subscribed.close();
         }
+        ClientResources threads = resources;
+        CompletableFuture<Void> clients = CompletableFuture.allOf(shutdown(publishClient, publishConnection),
+                shutdown(pubSubClient, pubSubConnection));
+        if (threads != null) {
+            clients.whenComplete((done, failure) -> threads.shutdown(QUIET_BEFORE_STOP.toMillis(), 2000,
+                    TimeUnit.MILLISECONDS));
+        }
+    }
+
+    /**
+     * Closes {@code connection}, then the rest of {@code client}: a cluster connection closes its shards' connections
+     * itself, which the client would otherwise close a second time (and Lettuce warn of it, once per connection).
+     */
+    private static CompletableFuture<Void> shutdown(AbstractRedisClient client, StatefulConnection<?, ?> connection) {
+        if (client == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> closed = connection == null ? CompletableFuture.completedFuture(null)
+                : connection.closeAsync();
+        return closed.handle((done, failure) -> null)
+                .thenCompose(done -> client.shutdownAsync(0, 2, TimeUnit.SECONDS));
     }
 
     /** This node's id in the cluster: the header of every message it publishes. Random per broker. */
@@ -231,9 +383,10 @@ public final class RedisBroker implements Broker {
     /**
      * A broker's counts since it started.
      *
-     * @param published messages Redis took from this node
+     * @param published messages Redis took from this node (sharded: every shard it went to took it)
      * @param publishFailures messages this node could not hand to Redis (away, too slow, too many pending): the other
-     *     nodes' subscribers missed them; this node's own got them
+     *     nodes' subscribers missed them (sharded: those listening through a shard that did not take it); this node's
+     *     own got them
      * @param received messages from other nodes delivered to this node's subscribers
      * @param droppedOwn this node's own messages that Redis sent back and were dropped
      * @param copies further copies of a message delivered already (Redis sends one per matching subscription)
@@ -241,9 +394,9 @@ public final class RedisBroker implements Broker {
      *     channels deeper than a Bayeux {@code /a/*} does)
      * @param unreadable messages on this cluster's channels that no Weft node sent (no header, not JSON)
      * @param reconnects how often a connection to Redis was lost and made again
-     * @param channels Redis channels this node subscribes to now
-     * @param patterns Redis patterns this node subscribes to now
-     * @param connected whether both connections are up
+     * @param channels Redis channels (sharded: shard channels) this node subscribes to now
+     * @param patterns Redis patterns this node subscribes to now (none when sharded)
+     * @param connected whether all its connections are up (sharded: to every shard)
      */
     public record Stats(long published, long publishFailures, long received, long droppedOwn, long copies,
             long unwanted, long unreadable, long reconnects, int channels, int patterns, boolean connected) {
@@ -258,57 +411,5 @@ public final class RedisBroker implements Broker {
     @Override
     public String toString() {
         return "RedisBroker[" + nodeId + " " + options.uri().replaceAll("//[^@/]*@", "//***@") + "]";
-    }
-
-    /** One of the two connections, as its client reports it: the lines an operator sees when Redis comes and goes. */
-    private final class Link implements RedisConnectionStateListener {
-        private final String name;
-        private int connects;
-        private long lostAt;
-        /** Failed publishes when this connection last came up: a publish may fail before its loss is reported. */
-        private long failuresWhenUp;
-        private volatile boolean up;
-
-        Link(String name) {
-            this.name = name;
-        }
-
-        boolean up() {
-            return up;
-        }
-
-        @Override
-        public synchronized void onRedisConnected(RedisChannelHandler<?, ?> connection,
-                SocketAddress address) {
-            up = true;
-            long failures = counters.publishFailures.sum();
-            long failedSince = failures - failuresWhenUp;
-            failuresWhenUp = failures;
-            if (++connects == 1) {
-                return;
-            }
-            counters.reconnects.increment();
-            long away = (System.nanoTime() - lostAt) / 1_000_000;
-            Subscriptions subscribed = subscriptions;
-            if (this == publishLink) {
-                LOG.info("Redis publish connection of node {} is back ({}) after {} ms; {} publishes failed since it was "
-                        + "last up", nodeId, address, away, failedSince);
-            } else if (subscribed != null) {
-                LOG.info("Redis pub/sub connection of node {} is back ({}) after {} ms; subscribing again to {} "
-                        + "channels and {} patterns", nodeId, address, away, subscribed.channels(),
-                        subscribed.patterns());
-            }
-        }
-
-        @Override
-        public synchronized void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-            up = false;
-            if (stopped) {
-                return;
-            }
-            lostAt = System.nanoTime();
-            LOG.info("Redis {} connection of node {} lost: local delivery goes on, cross-node delivery waits for "
-                    + "Lettuce to reconnect", name, nodeId);
-        }
     }
 }

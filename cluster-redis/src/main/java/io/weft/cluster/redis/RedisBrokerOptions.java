@@ -2,6 +2,7 @@ package io.weft.cluster.redis;
 
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -19,20 +20,26 @@ import java.util.Objects;
  *     2 s; the pauses grow exponentially from 1 ms up to it). It bounds how long cross-node delivery stays off once
  *     Redis is back.
  * @param maxPendingPublishes how many publishes may be sent and not yet answered at once (default 100000); past it a
- *     publish fails at once and is counted, rather than queueing without bound behind a slow Redis.
+ *     publish fails at once and is counted, rather than queueing without bound behind a slow Redis (with
+ *     {@code sharded}, per shard).
+ * @param sharded whether {@code uri} is a Redis Cluster (7 or later), used with sharded pub/sub: SPUBLISH to the shard
+ *     that owns each channel's slot, SSUBSCRIBE there (default false: plain PUBLISH / SUBSCRIBE / PSUBSCRIBE on one
+ *     Redis, or on a cluster, where every node carries every message). {@code uri} may then name several of the
+ *     cluster's nodes, comma-separated ({@code redis://10.0.0.1:6379,redis://10.0.0.2:6379}): the topology is read
+ *     from the first that answers.
  */
 public record RedisBrokerOptions(String uri, String channelPrefix, Duration commandTimeout, Duration connectTimeout,
-        Duration maxReconnectDelay, int maxPendingPublishes) {
+        Duration maxReconnectDelay, int maxPendingPublishes, boolean sharded) {
 
     public RedisBrokerOptions {
         Objects.requireNonNull(uri, "uri");
-        if (!uri.startsWith("redis://") && !uri.startsWith("rediss://") && !uri.startsWith("redis-socket://")) {
-            throw new IllegalArgumentException("uri must start with redis://, rediss:// or redis-socket://: " + uri);
+        String[] seeds = uri.split(",", -1);
+        if (seeds.length > 1 && !sharded) {
+            throw new IllegalArgumentException("several Redis URIs are the seeds of a Redis Cluster: set sharded: "
+                    + uri);
         }
-        try {
-            RedisURI.create(uri);
-        } catch (RuntimeException x) {
-            throw new IllegalArgumentException("not a Redis URI: " + uri + ": " + x.getMessage(), x);
+        for (String seed : seeds) {
+            checkUri(seed);
         }
         Objects.requireNonNull(channelPrefix, "channelPrefix");
         positive(commandTimeout, "commandTimeout");
@@ -40,6 +47,22 @@ public record RedisBrokerOptions(String uri, String channelPrefix, Duration comm
         positive(maxReconnectDelay, "maxReconnectDelay");
         if (maxPendingPublishes < 1) {
             throw new IllegalArgumentException("maxPendingPublishes must be at least 1: " + maxPendingPublishes);
+        }
+    }
+
+    /** The Redis URIs in {@link #uri}: one, or with {@link #sharded} the cluster nodes it names. */
+    public List<String> seeds() {
+        return List.of(uri.split(","));
+    }
+
+    private static void checkUri(String uri) {
+        if (!uri.startsWith("redis://") && !uri.startsWith("rediss://") && !uri.startsWith("redis-socket://")) {
+            throw new IllegalArgumentException("uri must start with redis://, rediss:// or redis-socket://: " + uri);
+        }
+        try {
+            RedisURI.create(uri);
+        } catch (RuntimeException x) {
+            throw new IllegalArgumentException("not a Redis URI: " + uri + ": " + x.getMessage(), x);
         }
     }
 
@@ -67,6 +90,7 @@ public record RedisBrokerOptions(String uri, String channelPrefix, Duration comm
         private Duration connectTimeout = Duration.ofSeconds(10);
         private Duration maxReconnectDelay = Duration.ofSeconds(2);
         private int maxPendingPublishes = 100_000;
+        private boolean sharded;
 
         private Builder(String uri) {
             this.uri = uri;
@@ -97,9 +121,14 @@ public record RedisBrokerOptions(String uri, String channelPrefix, Duration comm
             return this;
         }
 
+        public Builder sharded(boolean sharded) {
+            this.sharded = sharded;
+            return this;
+        }
+
         public RedisBrokerOptions build() {
             return new RedisBrokerOptions(uri, channelPrefix, commandTimeout, connectTimeout, maxReconnectDelay,
-                    maxPendingPublishes);
+                    maxPendingPublishes, sharded);
         }
     }
 }

@@ -1,77 +1,128 @@
 package io.weft.cluster.redis;
 
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.pubsub.api.async.RedisClusterPubSubAsyncCommands;
 import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 import io.weft.bayeux.ChannelId;
 import io.weft.server.spi.QuietLog;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
- * What this node's sessions want from Redis, and the SUBSCRIBE / PSUBSCRIBE commands that ask for it on the one
- * pub/sub connection. Two Bayeux wildcards of one parent ({@code /a/*}, {@code /a/**}) share one Redis pattern, which is
- * subscribed while either is wanted.
+ * What this node's sessions want from Redis, and the commands that ask for it: SUBSCRIBE / PSUBSCRIBE on the one
+ * pub/sub connection (plain pub/sub), or SSUBSCRIBE routed to the shard that owns each name (sharded pub/sub). A Redis
+ * name wanted by several Bayeux subscriptions ({@code /a/*} and {@code /a/**} share the pattern {@code weft:/a/*} in
+ * plain pub/sub, and the shard channel {@code weft:/a/*} in sharded pub/sub) is subscribed while any of them is wanted.
  *
  * <p>Commands are sent asynchronously, in the order of the calls: while Redis is away Lettuce queues them, and when it
  * reconnects it first subscribes again to what Redis had confirmed before the loss, then sends the queued commands,
- * so Redis ends with what is wanted now. {@link #add} and {@link #remove} are called on the engine's threads (ordered
- * per channel by the engine); {@link #wants} on the connection's thread.
+ * so Redis ends with what is wanted now. Lettuce's own resubscription of shard channels sends them all in one
+ * SSUBSCRIBE, which Redis refuses when they span slots, so in sharded mode {@link #subscribeAgain} sends one per name.
+ * {@link #add} and {@link #remove} are called on the engine's threads (ordered per channel by the engine);
+ * {@link #wants} and {@link #subscribeAgain(String)} on the connections' threads.
  */
 final class Subscriptions {
     private static final QuietLog FAILURES = new QuietLog(Subscriptions.class, "Redis subscription commands that failed");
 
     private final RedisNames names;
+    private final ShardNames shardNames;
     private final RedisPubSubAsyncCommands<String, byte[]> commands;
+    /** Sharded: where a refused SSUBSCRIBE is tried again from, and after how long. */
+    private final ScheduledExecutorService retries;
+    private final Duration retryAfter;
     /** Every channel and pattern a local session subscribes to, for {@link #wants}. */
     private final Set<ChannelId> wanted = ConcurrentHashMap.newKeySet();
     /** The Bayeux channels and patterns behind each Redis name. Guarded by this. */
     private final Map<String, Set<ChannelId>> behind = new HashMap<>();
     private int channels;
     private int patterns;
+    private volatile boolean closed;
 
-    Subscriptions(RedisNames names, RedisPubSubAsyncCommands<String, byte[]> commands) {
+    private Subscriptions(RedisNames names, ShardNames shardNames, RedisPubSubAsyncCommands<String, byte[]> commands,
+            ScheduledExecutorService retries, Duration retryAfter) {
         this.names = names;
+        this.shardNames = shardNames;
         this.commands = commands;
+        this.retries = retries;
+        this.retryAfter = retryAfter;
+    }
+
+    /** Channels and patterns of plain pub/sub, on one connection. */
+    static Subscriptions plain(RedisNames names, RedisPubSubAsyncCommands<String, byte[]> commands) {
+        return new Subscriptions(names, null, commands, null, null);
+    }
+
+    /**
+     * Shard channels of sharded pub/sub, each subscribed on the connection to the shard that owns its slot. An
+     * SSUBSCRIBE that fails (no shard serves the slot, or none is known for it yet; a shard refusing it while the
+     * cluster changes) is sent again {@code retryAfter} later, from {@code retries}, for as long as the name is
+     * wanted: Lettuce reads the topology again meanwhile.
+     */
+    static Subscriptions sharded(ShardNames names, RedisClusterPubSubAsyncCommands<String, byte[]> commands,
+            ScheduledExecutorService retries, Duration retryAfter) {
+        return new Subscriptions(null, names, commands, retries, retryAfter);
     }
 
     synchronized void add(ChannelId channel) {
         if (!wanted.add(channel)) {
             return;
         }
-        String name = names.subscription(channel);
-        Set<ChannelId> those = behind.computeIfAbsent(name, n -> new HashSet<>(2));
-        if (those.isEmpty()) {
-            if (channel.isWild()) {
-                patterns++;
-                checked("PSUBSCRIBE", name, commands.psubscribe(name));
-            } else {
-                channels++;
-                checked("SUBSCRIBE", name, commands.subscribe(name));
+        for (String name : redisNames(channel)) {
+            Set<ChannelId> those = behind.computeIfAbsent(name, n -> new HashSet<>(2));
+            if (those.isEmpty()) {
+                subscribe(name, pattern(channel));
             }
+            those.add(channel);
         }
-        those.add(channel);
     }
 
     synchronized void remove(ChannelId channel) {
         if (!wanted.remove(channel)) {
             return;
         }
-        String name = names.subscription(channel);
-        Set<ChannelId> those = behind.get(name);
-        those.remove(channel);
-        if (those.isEmpty()) {
-            behind.remove(name);
-            if (channel.isWild()) {
-                patterns--;
-                checked("PUNSUBSCRIBE", name, commands.punsubscribe(name));
-            } else {
-                channels--;
-                checked("UNSUBSCRIBE", name, commands.unsubscribe(name));
+        for (String name : redisNames(channel)) {
+            Set<ChannelId> those = behind.get(name);
+            those.remove(channel);
+            if (those.isEmpty()) {
+                behind.remove(name);
+                unsubscribe(name, pattern(channel));
             }
         }
+    }
+
+    /**
+     * Sharded pub/sub: SSUBSCRIBE again, one name per command, every shard channel wanted now (after a shard's
+     * connection came back, or a shard dropped a channel whose slot moved). Names a shard has already are no change.
+     */
+    synchronized void subscribeAgain() {
+        if (closed) {
+            return;
+        }
+        for (String name : behind.keySet()) {
+            ssubscribe(name);
+        }
+    }
+
+    /** Sharded pub/sub: SSUBSCRIBE {@code name} again if it is still wanted (a shard dropped it: its slot moved). */
+    synchronized boolean subscribeAgain(String name) {
+        if (closed || !behind.containsKey(name)) {
+            return false;
+        }
+        ssubscribe(name);
+        return true;
+    }
+
+    /** The broker is stopping: nothing is subscribed again any more. */
+    void close() {
+        closed = true;
     }
 
     /** Whether a local session subscribes to {@code channel} or to a wildcard that matches it. */
@@ -87,14 +138,62 @@ final class Subscriptions {
         return false;
     }
 
-    /** How many Redis channels this node asks for. */
+    /** How many Redis channels (or shard channels) this node asks for. */
     synchronized int channels() {
         return channels;
     }
 
-    /** How many Redis patterns this node asks for. */
+    /** How many Redis patterns this node asks for (none in sharded pub/sub). */
     synchronized int patterns() {
         return patterns;
+    }
+
+    private List<String> redisNames(ChannelId channel) {
+        return shardNames != null ? shardNames.subscribed(channel) : List.of(names.subscription(channel));
+    }
+
+    private boolean pattern(ChannelId channel) {
+        return shardNames == null && channel.isWild();
+    }
+
+    private void subscribe(String name, boolean pattern) {
+        if (pattern) {
+            patterns++;
+            checked("PSUBSCRIBE", name, commands.psubscribe(name));
+        } else if (shardNames != null) {
+            channels++;
+            ssubscribe(name);
+        } else {
+            channels++;
+            checked("SUBSCRIBE", name, commands.subscribe(name));
+        }
+    }
+
+    private void unsubscribe(String name, boolean pattern) {
+        if (pattern) {
+            patterns--;
+            checked("PUNSUBSCRIBE", name, commands.punsubscribe(name));
+        } else if (shardNames != null) {
+            channels--;
+            checked("SUNSUBSCRIBE", name, commands.sunsubscribe(name));
+        } else {
+            channels--;
+            checked("UNSUBSCRIBE", name, commands.unsubscribe(name));
+        }
+    }
+
+    private void ssubscribe(String name) {
+        commands.ssubscribe(name).whenComplete((ok, failure) -> {
+            if (failure != null) {
+                FAILURES.log("Redis refused or lost SSUBSCRIBE {}: {}; trying it again shortly", name,
+                        failure.toString());
+                try {
+                    retries.schedule(() -> subscribeAgain(name), retryAfter.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException stopped) {
+                    // the broker is stopping
+                }
+            }
+        });
     }
 
     private static void checked(String command, String name, RedisFuture<Void> reply) {

@@ -1,7 +1,10 @@
 package io.weft.cluster.redis;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.api.Service;
 import io.weft.server.spi.Broker;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.Await;
@@ -12,28 +15,71 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-/** Weft servers of one test, each with a {@link RedisBroker} on the test's Redis, over in-memory websockets. */
+/**
+ * Weft servers of one test, each with a {@link RedisBroker} on the test's Redis (or Redis Cluster, sharded), over
+ * in-memory websockets.
+ */
 final class Nodes implements AutoCloseable {
     static final Duration WITHIN = Duration.ofSeconds(10);
 
     private final String redisUri;
+    private final boolean sharded;
     private final List<BayeuxServer> servers = new ArrayList<>();
 
     Nodes(String redisUri) {
+        this(redisUri, false);
+    }
+
+    /** Nodes on a Redis Cluster with sharded pub/sub if {@code sharded}; {@code redisUri} then lists its seeds. */
+    Nodes(String redisUri, boolean sharded) {
         this.redisUri = redisUri;
+        this.sharded = sharded;
     }
 
     /** Options for tests: reconnect attempts at most 100 ms apart, so a restarted Redis is found soon. */
     RedisBrokerOptions options() {
-        return RedisBrokerOptions.builder(redisUri).maxReconnectDelay(Duration.ofMillis(100)).build();
+        return RedisBrokerOptions.builder(redisUri).maxReconnectDelay(Duration.ofMillis(100)).sharded(sharded).build();
     }
 
     Node start(String name) {
-        BayeuxServer server = BayeuxServer.create(ServerOptions.defaults());
+        // Root wildcards allowed: the tests subscribe to /** to see every channel cross the cluster.
+        BayeuxServer server = BayeuxServer.create(ServerOptions.builder().clientRootWildcards(true).build());
         servers.add(server);
         RedisBroker broker = RedisBroker.create(options());
         Broker.install(server, broker);
         return new Node(name, server, broker, InMemoryTransport.websocket(server));
+    }
+
+    /** Waits until Redis has what a test's sessions subscribed to. */
+    interface RedisCheck {
+        void await() throws Exception;
+    }
+
+    /**
+     * Starts nodes a and b, and shows that neither a service channel nor a {@code deliver()} crosses from a to b, whose
+     * session subscribes to {@code /echo}, {@code /service/**} and {@code /marker}: only the marker, published after,
+     * goes through Redis. {@code subscribed} waits until Redis has {@code /echo} from both nodes and {@code /marker}.
+     */
+    void assertServiceChannelsAndDeliveriesStayOnTheirNode(RedisCheck subscribed) throws Exception {
+        Node a = start("a");
+        Node b = start("b");
+        a.server().addService("/service/echo", Service.of((session, message) -> {
+            session.deliver(null, "/echo", message.getData());
+            return null;
+        }));
+        Client caller = a.client("1", "/echo");
+        Client elsewhere = b.client("2", "/echo", "/service/**", "/marker");
+        subscribed.await();
+
+        caller.publish("/service/echo", "\"hi\"");
+        caller.publish("/marker", "\"after\"");
+
+        assertEquals(List.of("hi"), caller.await(1, "the echo").stream().map(m -> m.get("data")).toList());
+        elsewhere.await(1, "the marker, published after the echo");
+        assertEquals(List.of("after"), elsewhere.data(), "neither the service message nor the echo crossed");
+        // Replies come in order: once the marker's is in, any earlier publish's would be too.
+        Await.until(WITHIN, () -> a.broker().stats().published() >= 1, "Redis took the marker's publish");
+        assertEquals(1, a.broker().stats().published(), "only the marker went to Redis");
     }
 
     @Override

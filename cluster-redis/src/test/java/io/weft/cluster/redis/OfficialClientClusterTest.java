@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.cluster.redis.RedisClusterTest.Redis;
 import io.weft.cluster.redis.examples.ClusterNode;
-import io.weft.server.api.BayeuxServer;
 import io.weft.server.testing.Await;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,8 +15,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.cometd.bayeux.Message;
 import org.cometd.client.BayeuxClient;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -32,8 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class OfficialClientClusterTest {
     @RegisterExtension
     final RedisServer redis = new RedisServer();
-    private final List<Server> jetties = new ArrayList<>();
-    private final List<BayeuxServer> servers = new ArrayList<>();
+    private final JettyNodes nodes = new JettyNodes();
     private OfficialClients clients;
 
     @AfterEach
@@ -41,10 +37,7 @@ class OfficialClientClusterTest {
         if (clients != null) {
             clients.close();
         }
-        for (Server jetty : jetties) {
-            jetty.stop();
-        }
-        servers.forEach(BayeuxServer::close);
+        nodes.close();
     }
 
     @Test
@@ -103,9 +96,6 @@ class OfficialClientClusterTest {
 
     /** A Weft node on embedded Jetty, loopback, port 0, as the README shows it; returns its Bayeux URL. */
     private String node() throws Exception {
-        Server jetty = ClusterNode.start(redis.uri(), 0);
-        jetties.add(jetty);
-        servers.add(jetty.getBean(BayeuxServer.class));
-        return "http://127.0.0.1:" + ((ServerConnector) jetty.getConnectors()[0]).getLocalPort() + "/cometd";
+        return nodes.start(RedisBrokerOptions.of(redis.uri()));
     }
 }

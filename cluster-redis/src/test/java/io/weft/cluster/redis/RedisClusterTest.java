@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.cluster.redis.Nodes.Client;
 import io.weft.cluster.redis.Nodes.Node;
-import io.weft.server.api.Service;
 import io.weft.server.testing.Await;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -120,28 +119,11 @@ class RedisClusterTest {
 
     @Test
     void serviceChannelsAndDirectDeliveriesStayOnTheirNode() throws Exception {
-        Nodes cluster = nodes();
-        Node a = cluster.start("a");
-        Node b = cluster.start("b");
-        a.server().addService("/service/echo", Service.of((session, message) -> {
-            session.deliver(null, "/echo", message.getData());
-            return null;
-        }));
-        Client caller = a.client("1", "/echo");
-        Client elsewhere = b.client("2", "/echo", "/service/**", "/marker");
-        Redis.awaitSubscribed(redis, 3, 0);
-        assertEquals(Set.of("weft:/echo", "weft:/marker"), Redis.channels(redis),
-                "/service/** is not asked of Redis; /echo twice (a and b) is one channel");
-
-        caller.publish("/service/echo", "\"hi\"");
-        caller.publish("/marker", "\"after\"");
-
-        assertEquals(List.of("hi"), caller.await(1, "the echo").stream().map(m -> m.get("data")).toList());
-        elsewhere.await(1, "the marker, published after the echo");
-        assertEquals(List.of("after"), elsewhere.data(), "neither the service message nor the echo crossed");
-        // Replies come in order: once the marker's is in, any earlier publish's would be too.
-        Await.until(Nodes.WITHIN, () -> a.broker().stats().published() >= 1, "Redis answered the marker's publish");
-        assertEquals(1, a.broker().stats().published(), "only the marker went to Redis");
+        nodes().assertServiceChannelsAndDeliveriesStayOnTheirNode(() -> {
+            Redis.awaitSubscribed(redis, 3, 0);
+            assertEquals(Set.of("weft:/echo", "weft:/marker"), Redis.channels(redis),
+                    "/service/** is not asked of Redis; /echo twice (a and b) is one channel");
+        });
     }
 
     @Test

@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.weft.cluster.redis.Nodes.Client;
 import io.weft.cluster.redis.Nodes.Node;
 import io.weft.cluster.redis.RedisClusterTest.Redis;
@@ -18,11 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.slf4j.LoggerFactory;
 
 /**
  * Redis killed mid-run and started again on the same port: each node's local delivery goes on meanwhile, what is
@@ -33,19 +28,12 @@ import org.slf4j.LoggerFactory;
 class RedisOutageTest {
     @RegisterExtension
     final RedisServer redis = new RedisServer();
-    private final Logger brokerLog = (Logger) LoggerFactory.getLogger(RedisBroker.class);
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog();
     private Nodes nodes;
-
-    @BeforeEach
-    void captureLog() {
-        log.start();
-        brokerLog.addAppender(log);
-    }
 
     @AfterEach
     void close() {
-        brokerLog.detachAppender(log);
         if (nodes != null) {
             nodes.close();
         }
@@ -96,11 +84,7 @@ class RedisOutageTest {
         assertTrue(stats.reconnects() >= 2, "both of a's connections came back: " + stats);
         assertTrue(b.broker().stats().reconnects() >= 2, b.broker().stats().toString());
 
-        List<String> lines = new ArrayList<>();
-        for (ILoggingEvent event : log.list) {
-            assertEquals(null, event.getThrowableProxy(), "no stack trace: " + event.getFormattedMessage());
-            lines.add(event.getLevel() + " " + event.getFormattedMessage());
-        }
+        List<String> lines = log.lines();
         assertEquals(1, lines.stream().filter(line -> line.startsWith("INFO A publish to Redis")).count(),
                 "ten failed publishes, one line: " + lines);
         assertTrue(lines.stream().anyMatch(line -> line.contains("publish connection of node " + a.broker().nodeId()

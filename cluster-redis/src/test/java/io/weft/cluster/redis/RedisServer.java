@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -27,22 +28,44 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class RedisServer implements BeforeEachCallback, AfterEachCallback {
     private static final long READY_WITHIN_MILLIS = 10_000;
 
+    private final List<String> options;
     private Path dir;
     private int port;
     private Process process;
 
+    public RedisServer() {
+        this(List.of());
+    }
+
+    /** A server started with these {@code redis-server} options besides the port, directory and no persistence. */
+    RedisServer(List<String> options) {
+        this.options = List.copyOf(options);
+    }
+
     @Override
     public void beforeEach(ExtensionContext context) throws Exception {
+        open();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        close();
+    }
+
+    /** Makes the directory, takes a free port and starts the server. */
+    void open() throws IOException, InterruptedException {
         dir = Files.createTempDirectory("weft-redis");
         port = freePort();
         restart();
     }
 
-    @Override
-    public void afterEach(ExtensionContext context) throws Exception {
+    /** Kills the server and deletes its directory. */
+    void close() throws IOException, InterruptedException {
         kill();
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+        if (dir != null) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+            }
         }
     }
 
@@ -73,8 +96,10 @@ public final class RedisServer implements BeforeEachCallback, AfterEachCallback 
             throw new IllegalStateException("running already");
         }
         String binary = System.getProperty("weft.redisServer", "redis-server");
-        ProcessBuilder command = new ProcessBuilder(binary, "--port", String.valueOf(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no")
+        List<String> line = new ArrayList<>(List.of(binary, "--port", String.valueOf(port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no"));
+        line.addAll(options);
+        ProcessBuilder command = new ProcessBuilder(line)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()));
         try {

@@ -1,6 +1,7 @@
 package io.weft.cluster.redis.examples;
 
 import io.weft.cluster.redis.RedisBroker;
+import io.weft.cluster.redis.RedisBrokerOptions;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.Broker;
@@ -26,9 +27,16 @@ public final class ClusterNode {
 
     /** A started node on {@code 127.0.0.1:port} (0: any free port) joined to the others through {@code redisUri}. */
     public static Server start(String redisUri, int port) throws Exception {
+        return start(RedisBrokerOptions.of(redisUri), port);
+    }
+
+    /** A started node on {@code 127.0.0.1:port} (0: any free port) joined to the others as {@code options} say. */
+    public static Server start(RedisBrokerOptions options, int port) throws Exception {
         // snippet:node
+        // RedisBrokerOptions.of("redis://127.0.0.1:6379"), or on a Redis Cluster with sharded pub/sub:
+        // RedisBrokerOptions.builder("redis://10.0.0.1:6379,redis://10.0.0.2:6379").sharded(true).build()
         BayeuxServer bayeux = BayeuxServer.create(ServerOptions.defaults());
-        Broker.install(bayeux, RedisBroker.create(redisUri)); // "redis://127.0.0.1:6379"; before clients come
+        Broker.install(bayeux, RedisBroker.create(options)); // before the server takes clients
 
         Server jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
