@@ -71,7 +71,9 @@ public interface Connection {
     /**
      * Writes messages (replies and deliveries) to the client, as one JSON array.
      *
-     * @param messages at least one message; the list must not be kept after {@code written} completes
+     * @param messages the messages; the list must not be kept after {@code written} completes. At least one, but for
+     *     the one-shot answer to a batch whose only reply went elsewhere (an {@code eventsource} client's
+     *     {@code /meta/connect}, answered on its stream): that answer is an empty array
      * @param written completed when the bytes are written, or failed when they cannot be (the client went away)
      */
     void send(List<Message> messages, Promise<Void> written);
