@@ -13,8 +13,10 @@ import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.server.testing.Await;
 import io.weft.server.testing.Inbox;
 import io.weft.server.testing.Json;
+import io.weft.server.testing.ScriptedClient;
 import io.weft.transport.longpoll.PollingServer.Mount;
 import io.weft.transport.longpoll.testing.Browser;
+import io.weft.transport.longpoll.testing.HttpWire;
 import io.weft.transport.longpoll.testing.Reply;
 import io.weft.transport.longpoll.testing.SseStream;
 import java.io.OutputStream;
@@ -22,11 +24,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,7 +42,6 @@ class EventSourceTest {
     @RegisterExtension
     static final SharedHttpClient HTTP = new SharedHttpClient();
     private PollingServer server;
-    private final AtomicInteger ids = new AtomicInteger();
 
     @AfterEach
     void stopServer() throws Exception {
@@ -55,6 +54,8 @@ class EventSourceTest {
     private final class Page implements AutoCloseable {
         final Browser browser = new Browser(HTTP.client(), server.uri());
         final Inbox inbox = new Inbox();
+        /** Builds this page's messages (ids, clientId); they go by {@link #post}, with their HTTP answer. */
+        final ScriptedClient scripted = HttpWire.client(browser);
         String clientId;
         SseStream stream;
 
@@ -93,16 +94,7 @@ class EventSourceTest {
         }
 
         Map<String, Object> message(String channel, Object... fields) {
-            Map<String, Object> message = new LinkedHashMap<>();
-            message.put("channel", channel);
-            message.put("id", String.valueOf(ids.incrementAndGet()));
-            if (clientId != null) {
-                message.put("clientId", clientId);
-            }
-            for (int i = 0; i < fields.length; i += 2) {
-                message.put((String) fields[i], fields[i + 1]);
-            }
-            return message;
+            return scripted.resume(clientId).message(channel, fields);
         }
 
         Map<String, Object> take(String channel, String what) {
