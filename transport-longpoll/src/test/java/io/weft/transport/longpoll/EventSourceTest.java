@@ -12,11 +12,7 @@ import io.weft.server.api.ServerSession;
 import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.server.testing.Await;
 import io.weft.server.testing.Inbox;
-import io.weft.server.testing.Json;
-import io.weft.server.testing.ScriptedClient;
 import io.weft.transport.longpoll.PollingServer.Mount;
-import io.weft.transport.longpoll.testing.Browser;
-import io.weft.transport.longpoll.testing.HttpWire;
 import io.weft.transport.longpoll.testing.Reply;
 import io.weft.transport.longpoll.testing.SseStream;
 import java.io.OutputStream;
@@ -24,7 +20,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -50,67 +45,8 @@ class EventSourceTest {
         }
     }
 
-    /** A browser's page: its cookie, its session, and what its stream received. */
-    private final class Page implements AutoCloseable {
-        final Browser browser = new Browser(HTTP.client(), server.uri());
-        final Inbox inbox = new Inbox();
-        /** Builds this page's messages (ids, clientId); they go by {@link #post}, with their HTTP answer. */
-        final ScriptedClient scripted = HttpWire.client(browser);
-        String clientId;
-        SseStream stream;
-
-        Page handshake(Map<String, Object> ext) throws Exception {
-            Map<String, Object> handshake = message("/meta/handshake", "version", "1.0",
-                    "supportedConnectionTypes", List.of("eventsource"));
-            if (ext != null) {
-                handshake.put("ext", ext);
-            }
-            Map<String, Object> reply = post(handshake).message();
-            assertEquals(true, reply.get("successful"), reply.toString());
-            clientId = (String) reply.get("clientId");
-            return this;
-        }
-
-        Page open(String lastEventId) {
-            stream = SseStream.open(HTTP.client(), server.uri(), clientId, cookieHeader(), lastEventId, inbox::add);
-            return this;
-        }
-
-        String cookieHeader() {
-            return Browser.COOKIE + "=" + browser.cookie();
-        }
-
-        Reply post(Map<String, Object> message) throws Exception {
-            return browser.send(browser.post(Json.write(List.of(message))));
-        }
-
-        /** A {@code /meta/connect} by POST, its reply expected on the stream; returns the POST's own answer. */
-        Reply connect(Object... fields) throws Exception {
-            Map<String, Object> connect = message("/meta/connect", "connectionType", "eventsource");
-            for (int i = 0; i < fields.length; i += 2) {
-                connect.put((String) fields[i], fields[i + 1]);
-            }
-            return post(connect);
-        }
-
-        Map<String, Object> message(String channel, Object... fields) {
-            return scripted.resume(clientId).message(channel, fields);
-        }
-
-        Map<String, Object> take(String channel, String what) {
-            return inbox.take(Inbox.channel(channel), 5, what);
-        }
-
-        @Override
-        public void close() {
-            if (stream != null) {
-                stream.close();
-            }
-        }
-    }
-
-    private Page page() {
-        return new Page();
+    private StreamPage page() {
+        return new StreamPage(HTTP.client(), server.uri());
     }
 
     private void publish(String channel, Object data) {
@@ -120,7 +56,7 @@ class EventSourceTest {
     @Test
     void streamCarriesConnectRepliesAndDeliveriesWhileItsPostsAnswerWithoutThem() throws Exception {
         server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
-        try (Page page = page().handshake(null).open(null)) {
+        try (StreamPage page = page().handshake(null).open(null)) {
             assertEquals(200, page.stream.status());
             assertTrue(page.stream.contentType().startsWith("text/event-stream"), page.stream.contentType());
 
@@ -146,7 +82,7 @@ class EventSourceTest {
     @Test
     void heartbeatCommentsKeepAnIdleStreamWritten() throws Exception {
         server = PollingServer.start(Mount.HANDLER, ServerOptions.builder().eventSourceHeartbeat(200).build(), 1000);
-        try (Page page = page().handshake(null).open(null)) {
+        try (StreamPage page = page().handshake(null).open(null)) {
             page.connect("advice", Map.of("timeout", 0));
             page.take("/meta/connect", "the first reply");
             // Idle past the connector's 1 s idle timeout several times over: heartbeats every 200 ms, and the stream
@@ -159,7 +95,7 @@ class EventSourceTest {
     @Test
     void streamNoSessionAnswersGetsA402ConnectReplyAndEnds() throws Exception {
         server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
-        try (Page page = page()) {
+        try (StreamPage page = page()) {
             page.clientId = "no-such-session";
             page.open(null);
             Map<String, Object> reply = page.take("/meta/connect", "the 402");
@@ -172,7 +108,7 @@ class EventSourceTest {
     @Test
     void streamFromAnotherBrowserIsRefusedAndTheOwnersStreamGoesOn() throws Exception {
         server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
-        try (Page owner = page().handshake(null).open(null); Page thief = page()) {
+        try (StreamPage owner = page().handshake(null).open(null); StreamPage thief = page()) {
             owner.post(owner.message("/meta/subscribe", "subscription", "/private"));
             owner.connect("advice", Map.of("timeout", 0));
             owner.take("/meta/connect", "the owner's first reply");
@@ -193,7 +129,7 @@ class EventSourceTest {
     @Test
     void aNewerStreamReplacesTheOlderWhichIsClosedWithItsReason() throws Exception {
         server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
-        try (Page page = page().handshake(null).open(null)) {
+        try (StreamPage page = page().handshake(null).open(null)) {
             page.post(page.message("/meta/subscribe", "subscription", "/news"));
             SseStream older = page.stream;
             page.open(null);
@@ -210,7 +146,7 @@ class EventSourceTest {
     @Test
     void theSessionsEndEndsItsStream() throws Exception {
         server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
-        try (Page page = page().handshake(null).open(null)) {
+        try (StreamPage page = page().handshake(null).open(null)) {
             page.connect("advice", Map.of("timeout", 0));
             page.take("/meta/connect", "the first reply");
             page.connect();
@@ -229,7 +165,7 @@ class EventSourceTest {
     void lastEventIdAcknowledgesAndWhatCameAfterIsSentAgain() throws Exception {
         server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
         server.bayeux().addExtension(new AcknowledgedMessagesExtension());
-        try (Page page = page().handshake(Map.of("ack", true)).open(null)) {
+        try (StreamPage page = page().handshake(Map.of("ack", true)).open(null)) {
             page.post(page.message("/meta/subscribe", "subscription", "/orders"));
             page.connect("advice", Map.of("timeout", 0), "ext", Map.of("ack", 0));
             page.take("/meta/connect", "the first reply");
@@ -253,7 +189,7 @@ class EventSourceTest {
     @Test
     void clientThatNeverReadsItsStreamHoldsABoundedQueueAndIsClosed() throws Exception {
         server = PollingServer.start(Mount.HANDLER, ServerOptions.builder().maxQueue(50).build(), 1000);
-        Page page = page().handshake(null);
+        StreamPage page = page().handshake(null);
         String head = "GET " + server.uri().getRawPath() + "?clientId=" + page.clientId + " HTTP/1.1\r\n"
                 + "Host: " + server.uri().getHost() + ":" + server.uri().getPort() + "\r\n"
                 + "Accept: text/event-stream\r\nCookie: " + page.cookieHeader() + "\r\n\r\n";
@@ -282,7 +218,7 @@ class EventSourceTest {
     @Test
     void servletMountDoesNotServeStreams() throws Exception {
         server = PollingServer.start(Mount.SERVLET, ServerOptions.defaults());
-        try (Page page = page().handshake(null)) {
+        try (StreamPage page = page().handshake(null)) {
             SseStream stream = SseStream.open(HTTP.client(), server.uri(), page.clientId, page.cookieHeader(), null,
                     page.inbox::add);
             assertEquals(400, stream.status());
