@@ -30,8 +30,9 @@ import java.util.Objects;
  *     transport (default false: WebSocket pushes them as they come).
  * @param multiSessionInterval the {@code interval} advised to a browser that already has a held long-poll, with
  *     {@code multiple-clients: true} (default 2000).
- * @param maxSessionsPerBrowser how many {@code /meta/connect} requests one browser may have held at once over HTTP
- *     (default 1).
+ * @param maxSessionsPerBrowser how many {@code /meta/connect} requests one browser may have held at once over HTTP/1.1
+ *     (default 1). Over HTTP/2 a held connect shares the browser's one connection and is not counted (as CometD's
+ *     {@code http2MaxSessionsPerBrowser} defaults to no limit).
  * @param browserCookie the cookie that identifies a browser (default {@code BAYEUX_BROWSER}, path {@code /}, not
  *     Secure, SameSite Lax; always HttpOnly).
  * @param trustClientId accept a clientId without the cookie of the browser that created it (default false). Only for

@@ -37,6 +37,11 @@ interface HttpExchange {
      */
     boolean isSecure();
 
+    /** Whether the request came over HTTP/2 or later, where a browser's requests share one connection. */
+    default boolean multiplexed() {
+        return false;
+    }
+
     /** The address of the client (the peer of the connection), or null if unknown. */
     InetAddress remoteAddress();
 

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -79,6 +80,11 @@ final class JettyExchange implements HttpExchange {
     @Override
     public boolean isSecure() {
         return request.isSecure();
+    }
+
+    @Override
+    public boolean multiplexed() {
+        return request.getConnectionMetaData().getHttpVersion().getVersion() >= HttpVersion.HTTP_2.getVersion();
     }
 
     @Override

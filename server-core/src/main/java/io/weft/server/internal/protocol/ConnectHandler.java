@@ -38,7 +38,7 @@ final class ConnectHandler implements MetaHandler {
         ConnectRequest connect = new ConnectRequest(run.endpoint(), persistent, run.connection().type(),
                 () -> reply(request, session),
                 holdMillis(request, session.getTimeout()), persistent || run.batchSize() == 1,
-                persistent ? null : run.connection().browserId());
+                persistent || run.connection().multiplexed() ? null : run.connection().browserId());
         run.endpoint().bind(session);
         ConnectOutcome outcome = session.connect(connect);
         if (outcome == null) {
