@@ -1,6 +1,6 @@
 // The chat page: the user interface over Weft's browser client. Membership, join/leave notices and member lists
 // are the server's (ChatRooms.java); this page subscribes, calls the services and shows what arrives.
-import {BayeuxClient} from './weft.js';
+import {BayeuxClient, TRANSPORTS} from './weft.js';
 
 const params = new URLSearchParams(location.search);
 const $ = id => document.getElementById(id);
@@ -12,10 +12,10 @@ let roomSubscriptions = [];
 
 function transportsFromUrl() {
     const forced = params.get('transport');
-    if (forced === 'websocket' || forced === 'long-polling') {
+    if (TRANSPORTS.includes(forced)) {
         return [forced];
     }
-    return ['websocket', 'long-polling'];
+    return TRANSPORTS;
 }
 
 function showStatus() {
@@ -124,7 +124,7 @@ async function login(event) {
         if (!client) {
             // tag::create[]
             client = new BayeuxClient(new URL('cometd', document.baseURI).href, {
-                transports: transportsFromUrl(), // ['websocket', 'long-polling'], or the one forced in the URL
+                transports: transportsFromUrl(), // websocket, eventsource, long-polling, or the one forced in the URL
                 ack: params.get('ack') === 'true' || params.get('ack') === '1',
             });
             // end::create[]

@@ -7,7 +7,8 @@
 //   await client.publish('/chat/lobby', {text: 'hello'});
 //
 // What it does: handshake; the /meta/connect loop that follows the server's advice (timeout, interval, reconnect);
-// websocket, falling back to long-polling when a websocket cannot be opened; subscribe (wildcards included) and
+// websocket, falling back to eventsource (a Server-Sent Events stream, uplink by POST) and then to long-polling when
+// the one before cannot be opened; subscribe (wildcards included) and
 // publish; a new handshake when the server has forgotten the session, with every subscription made again; and,
 // as an option, the acknowledgement extension (no message lost across reconnects). See docs/browser-client.md.
 //
@@ -20,7 +21,7 @@ const META_UNSUBSCRIBE = '/meta/unsubscribe';
 const META_DISCONNECT = '/meta/disconnect';
 
 /** The connection types this client speaks, in its default order of preference. */
-export const TRANSPORTS = Object.freeze(['websocket', 'long-polling']);
+export const TRANSPORTS = Object.freeze(['websocket', 'eventsource', 'long-polling']);
 
 /** A request the server refused: `reply` is its reply, `message` the reply's `error` (`402::session_unknown`...). */
 export class BayeuxError extends Error {
@@ -99,6 +100,156 @@ class LongPollingTransport {
             controller.abort(new Error('closed'));
         }
         this.inFlight.clear();
+    }
+}
+
+/**
+ * Eventsource: the session's messages come down one Server-Sent Events stream (`GET url?clientId=...`, opened with
+ * the first /meta/connect and reopened by the browser itself, with Last-Event-ID, when the network cuts it); every
+ * batch goes up by POST as on long-polling. A /meta/connect's reply arrives on the stream, the others in the POST's
+ * answer: a batch is done when every message of it has its reply, whichever way it came. `everOpened` tells a stream
+ * that cannot pass (a proxy that buffers it, a server that does not offer it) from one that broke later.
+ */
+class EventSourceTransport {
+    constructor(url, onMessages) {
+        this.name = 'eventsource';
+        this.url = url;
+        this.onMessages = onMessages;
+        this.everOpened = false;
+        this.source = null;
+        this.clientId = null;
+        this.openWaiters = [];
+        this.waiting = new Map(); // message id -> {resolve, reject, timer}
+        this.poster = new LongPollingTransport(url, messages => this.#received(messages));
+    }
+
+    static available() {
+        return typeof globalThis.EventSource === 'function';
+    }
+
+    /** Resolves once the stream of `clientId` is open: at once if it is, else at its next `open`. */
+    open(clientId) {
+        if (this.source && this.clientId === clientId && this.source.readyState !== EventSource.CLOSED) {
+            return this.source.readyState === EventSource.OPEN ? Promise.resolve() : this.#nextOpen();
+        }
+        this.#closeSource(new Error('a stream for another session'));
+        const url = new URL(this.url);
+        url.searchParams.set('clientId', clientId);
+        const source = new EventSource(url.href, {withCredentials: true});
+        this.source = source;
+        this.clientId = clientId;
+        let opens = 0;
+        source.onopen = () => {
+            this.everOpened = true;
+            if (opens++ > 0) {
+                // The browser reopened a stream the network cut: the connect held on the old one is gone.
+                this.#failConnects(new Error('the stream was reopened'));
+            }
+            const waiters = this.openWaiters;
+            this.openWaiters = [];
+            waiters.forEach(waiter => waiter.resolve());
+        };
+        source.onerror = () => {
+            if (source.readyState === EventSource.CLOSED) {
+                this.#closeSource(new Error('the stream could not be opened'));
+            } else {
+                this.#failConnects(new Error('the stream was cut; reconnecting'));
+            }
+        };
+        source.onmessage = event => {
+            let messages;
+            try {
+                const parsed = JSON.parse(event.data);
+                messages = Array.isArray(parsed) ? parsed : [parsed];
+            } catch (x) {
+                return;
+            }
+            for (const message of messages) {
+                if (message && message.channel === META_CONNECT && message.successful === false
+                        && message.id === undefined) {
+                    // The server knows no session for this stream: stop the browser reopening it; the client's own
+                    // requests are told the same and handshake again.
+                    this.#closeSource(new Error('no session for this stream'));
+                }
+            }
+            this.#received(messages);
+        };
+        return this.#nextOpen();
+    }
+
+    #nextOpen() {
+        return new Promise((resolve, reject) => this.openWaiters.push({resolve, reject}));
+    }
+
+    /** Sends a batch; resolves when the replies to all its messages have been handed to `onMessages`. */
+    async send(messages, timeoutMs, keepalive = false) {
+        const connect = messages.find(message => message.channel === META_CONNECT);
+        if (connect) {
+            let timer;
+            const timedOut = new Promise((resolve, reject) => {
+                timer = setTimeout(() => reject(new Error('the stream did not open within ' + timeoutMs + ' ms')),
+                    timeoutMs);
+            });
+            try {
+                await Promise.race([this.open(connect.clientId), timedOut]);
+            } finally {
+                clearTimeout(timer);
+            }
+        }
+        const replies = messages.map(message => new Promise((resolve, reject) => {
+            const timer = setTimeout(() => {
+                this.waiting.delete(message.id);
+                reject(new Error('no reply within ' + timeoutMs + ' ms'));
+            }, timeoutMs);
+            this.waiting.set(message.id, {resolve, reject, timer, connect: message.channel === META_CONNECT});
+        }));
+        replies.forEach(reply => reply.catch(() => { })); // the first failure is the one reported
+        await this.poster.send(messages, timeoutMs, keepalive);
+        await Promise.all(replies);
+    }
+
+    #received(messages) {
+        this.onMessages(messages);
+        for (const message of messages) {
+            const waiter = message && 'successful' in message ? this.waiting.get(message.id) : undefined;
+            if (waiter) {
+                this.waiting.delete(message.id);
+                clearTimeout(waiter.timer);
+                waiter.resolve();
+            }
+        }
+    }
+
+    #failConnects(error) {
+        for (const [id, waiter] of this.waiting) {
+            if (waiter.connect) {
+                this.waiting.delete(id);
+                clearTimeout(waiter.timer);
+                waiter.reject(error);
+            }
+        }
+    }
+
+    #closeSource(error) {
+        if (this.source) {
+            this.source.close();
+            this.source = null;
+            this.clientId = null;
+        }
+        const waiters = this.openWaiters;
+        this.openWaiters = [];
+        waiters.forEach(waiter => waiter.reject(error));
+        this.#failConnects(error);
+    }
+
+    close() {
+        this.#closeSource(new Error('closed'));
+        for (const waiter of this.waiting.values()) {
+            clearTimeout(waiter.timer);
+            waiter.reject(new Error('closed'));
+        }
+        this.waiting.clear();
+        this.poster.close();
     }
 }
 
@@ -218,8 +369,8 @@ class WebSocketTransport {
  * A Bayeux client. Create one per page (per server), call `handshake()`, then `subscribe` and `publish`.
  *
  * Options:
- * - `transports`: connection types in order of preference, default `['websocket', 'long-polling']`; give
- *   `['long-polling']` to keep off websocket;
+ * - `transports`: connection types in order of preference, default `['websocket', 'eventsource', 'long-polling']`;
+ *   give one, `['eventsource']` for example, to force it (tests do), or `['long-polling']` to keep off the others;
  * - `ack`: ask for the acknowledgement extension (the server must have it installed), default false;
  * - `maxNetworkDelay`: ms a reply may take beyond what the server may hold it, default 10000;
  * - `backoffIncrement`, `maxBackoff`: ms added to the wait before each retry after a failure, and its cap (1000, 30000).
@@ -265,9 +416,13 @@ export class BayeuxClient {
         const receive = messages => this.#receive(messages);
         this.#transports = this.#options.transports
             .filter(name => name !== 'websocket' || WebSocketTransport.available())
+            .filter(name => name !== 'eventsource' || EventSourceTransport.available())
             .map(name => {
                 if (name === 'websocket') {
                     return new WebSocketTransport(this.#url, receive);
+                }
+                if (name === 'eventsource') {
+                    return new EventSourceTransport(this.#url, receive);
                 }
                 if (name === 'long-polling') {
                     return new LongPollingTransport(this.#url, receive);
@@ -290,7 +445,7 @@ export class BayeuxClient {
         return this.#clientId;
     }
 
-    /** The connection type in use: `websocket` or `long-polling`. */
+    /** The connection type in use: `websocket`, `eventsource` or `long-polling`. */
     get transport() {
         return (this.#transport || this.#transports[0]).name;
     }
@@ -462,7 +617,10 @@ export class BayeuxClient {
         this.#ackEnabled = Boolean(this.#options.ack && reply.ext && reply.ext.ack === true);
         this.#backoff = 0;
         const offered = reply.supportedConnectionTypes || [];
-        const chosen = this.#transports.find(t => offered.includes(t.name));
+        // From the transport the handshake went on: one the client fell back from stays behind it.
+        const from = Math.max(0, this.#transports.indexOf(this.#transport));
+        const chosen = this.#transports.slice(from).find(t => offered.includes(t.name))
+            || this.#transports.find(t => offered.includes(t.name));
         if (!chosen) {
             this.#stop(new Error('the server offers none of ' + this.#transports.map(t => t.name).join(', ')));
             return;
@@ -541,6 +699,18 @@ export class BayeuxClient {
 
     #connectFailed(failure) {
         if (this.#state === 'disconnecting' || this.#state === 'disconnected') {
+            return;
+        }
+        const transport = this.#transport;
+        const index = this.#transports.indexOf(transport);
+        if (transport instanceof EventSourceTransport && !transport.everOpened
+                && index < this.#transports.length - 1) {
+            // the stream cannot pass here (a proxy that buffers it): the same session goes on with the next transport
+            transport.close();
+            this.#transport = this.#transports[index + 1];
+            this.#firstConnect = true;
+            this.#emit('failure', failure);
+            this.#connect();
             return;
         }
         this.#setState('unconnected');

@@ -61,12 +61,29 @@ public final class BayeuxClientBuilder {
      * @throws IllegalArgumentException if {@code http} has a cookie store
      */
     public BayeuxClientBuilder longPolling(HttpClient http) {
+        requireNoCookieStore(http);
+        transports.add(context -> new LongPollingTransport(http, context));
+        return this;
+    }
+
+    private static void requireNoCookieStore(HttpClient http) {
         Objects.requireNonNull(http, "http");
         if (!(http.getHttpCookieStore() instanceof HttpCookieStore.Empty)) {
             throw new IllegalArgumentException("the HttpClient must keep no cookies: call "
                     + "http.setHttpCookieStore(new HttpCookieStore.Empty()); each BayeuxClient keeps its own");
         }
-        transports.add(context -> new LongPollingTransport(http, context));
+    }
+
+    /**
+     * Adds the {@code eventsource} transport over {@code http} (a Server-Sent Events stream down, POSTs up), on the same
+     * terms as {@link #longPolling}: {@code http} started before a handshake, with no cookie store of its own. Weft's
+     * Jetty handler offers it; servers that do not are not asked for it.
+     *
+     * @throws IllegalArgumentException if {@code http} has a cookie store
+     */
+    public BayeuxClientBuilder eventSource(HttpClient http) {
+        requireNoCookieStore(http);
+        transports.add(context -> new EventSourceTransport(http, context));
         return this;
     }
 

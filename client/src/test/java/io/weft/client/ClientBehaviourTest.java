@@ -15,6 +15,7 @@ import io.weft.bayeux.Message;
 import io.weft.server.api.ServerOptions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -106,9 +107,12 @@ class ClientBehaviourTest {
 
         assertTrue(reply.isSuccessful(), reply.toJson());
         assertNotNull(client.getId());
-        assertEquals(kind == TestClients.Kind.WEBSOCKET ? "websocket" : "long-polling", client.getTransportName());
+        String type = kind.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        assertEquals(type, client.getTransportName());
         awaitTrue("connected", () -> client.getState() == BayeuxClient.State.CONNECTED);
         awaitTrue("the server's session", () -> server.bayeux().getSession(client.getId()) != null);
+        awaitTrue("the server sees the connection type", () -> type.equals(
+                server.bayeux().getSession(client.getId()).getConnectionType()));
     }
 
     @ParameterizedTest

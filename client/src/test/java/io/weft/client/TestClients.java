@@ -16,7 +16,7 @@ import org.eclipse.jetty.websocket.client.WebSocketClient;
 final class TestClients implements AutoCloseable {
     /** Which transports a client is built with, in order of preference. */
     enum Kind {
-        WEBSOCKET, LONG_POLLING
+        WEBSOCKET, LONG_POLLING, EVENTSOURCE
     }
 
     private final HttpClient http;
@@ -42,7 +42,11 @@ final class TestClients implements AutoCloseable {
     /** A builder for {@code url} with the transport of {@code kind} alone. */
     BayeuxClientBuilder builder(String url, Kind kind) {
         BayeuxClientBuilder builder = BayeuxClient.builder(url).scheduler(scheduler).backoff(100, 500);
-        return kind == Kind.WEBSOCKET ? builder.webSocket(webSocket) : builder.longPolling(http);
+        return switch (kind) {
+            case WEBSOCKET -> builder.webSocket(webSocket);
+            case LONG_POLLING -> builder.longPolling(http);
+            case EVENTSOURCE -> builder.eventSource(http);
+        };
     }
 
     @Override

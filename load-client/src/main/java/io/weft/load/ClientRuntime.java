@@ -31,15 +31,14 @@ public final class ClientRuntime implements AutoCloseable {
     /**
      * Starts the shared machinery.
      *
-     * @param transport {@link LoadConfig#WEBSOCKET} or {@link LoadConfig#LONG_POLLING}: what every client uses
+     * @param transport {@link LoadConfig#WEBSOCKET}, {@link LoadConfig#LONG_POLLING} or {@link LoadConfig#EVENTSOURCE}:
+     *     what every client uses
      * @param maxThreads the pool all clients share (at least 8)
      * @param ssl whether clients may use https / wss (any certificate is trusted: a load test's own server)
      * @param ack whether clients ask for the acknowledged-messages extension
      */
     public ClientRuntime(String transport, int maxThreads, boolean ssl, boolean ack) throws Exception {
-        if (!LoadConfig.WEBSOCKET.equals(transport) && !LoadConfig.LONG_POLLING.equals(transport)) {
-            throw new IllegalArgumentException("transport must be websocket or long-polling: " + transport);
-        }
+        LoadConfig.requireTransport(transport);
         LoadConfig.requireAtLeast("max threads", maxThreads, 8);
         this.transport = transport;
         this.ack = ack;
@@ -82,7 +81,11 @@ public final class ClientRuntime implements AutoCloseable {
         if (traffic != null) {
             builder.trafficListener(traffic);
         }
-        return LoadConfig.WEBSOCKET.equals(transport) ? builder.webSocket(webSocket) : builder.longPolling(http);
+        return switch (transport) {
+            case LoadConfig.WEBSOCKET -> builder.webSocket(webSocket);
+            case LoadConfig.EVENTSOURCE -> builder.eventSource(http);
+            default -> builder.longPolling(http);
+        };
     }
 
     /** The HTTP client all clients share. */

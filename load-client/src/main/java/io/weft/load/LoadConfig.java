@@ -23,11 +23,18 @@ public record LoadConfig(String server, int port, String transport, boolean ssl,
         String channel, int rooms, int roomsPerClient, boolean recordLatency, boolean ack, Path results) {
     public static final String WEBSOCKET = "websocket";
     public static final String LONG_POLLING = "long-polling";
+    public static final String EVENTSOURCE = "eventsource";
+
+    /** Refuses a connection type the load tool's clients do not speak. */
+    static void requireTransport(String transport) {
+        if (!WEBSOCKET.equals(transport) && !LONG_POLLING.equals(transport) && !EVENTSOURCE.equals(transport)) {
+            throw new IllegalArgumentException("transport must be websocket, long-polling or eventsource: "
+                    + transport);
+        }
+    }
 
     public LoadConfig {
-        if (!WEBSOCKET.equals(transport) && !LONG_POLLING.equals(transport)) {
-            throw new IllegalArgumentException("transport must be websocket or long-polling: " + transport);
-        }
+        requireTransport(transport);
         requireAtLeast("port", port, 0);
         requireAtLeast("max threads", maxThreads, 8);
         requireAtLeast("rooms", rooms, 1);

@@ -31,7 +31,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The chat demo in real browsers: two headless Chromium instances (two users, each with its own cookies) join a room
- * and talk, over websocket and over long-polling; the official CometD JavaScript client talks with Weft's page in the
+ * and talk, over websocket, over eventsource (a page without WebSocket) and over long-polling; the official CometD JavaScript client talks with Weft's page in the
  * same room. Skipped, saying so, only where no browser is installed.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -104,16 +104,42 @@ class ChatInBrowserTest {
         save(b.screenshot(), "two-users-chatting-websocket.png");
     }
 
-    @Test
-    void twoUsersChatOverLongPollingWhenThePageHasNoWebSocket() throws IOException {
+    /** Runs {@code script} in both pages before their own scripts, until the test ends. */
+    private static void beforePageScripts(String script) {
         for (ChromeDriver driver : new ChromeDriver[] {alice, bob}) {
             Object added = driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
-                    Map.of("source", "delete window.WebSocket;")).get("identifier");
+                    Map.of("source", script)).get("identifier");
             removeScript = String.valueOf(added);
         }
+    }
+
+    @Test
+    void twoUsersChatOverEventSourceWhenThePageHasNoWebSocket() throws IOException {
+        beforePageScripts("delete window.WebSocket;");
+        ChatPage a = new ChatPage(alice).open(server.baseUrl() + "/?ack=true").join("alice", "streaming");
+        ChatPage b = new ChatPage(bob).open(server.baseUrl() + "/").join("bob", "streaming");
+        assertEquals("undefined", ((JavascriptExecutor) alice).executeScript("return typeof WebSocket;"));
+        assertEquals("eventsource", a.connectedTransport());
+        assertEquals("eventsource", b.connectedTransport());
+        assertEquals("true", alice.findElement(By.id("status")).getAttribute("data-ack"));
+        wait(alice, "the server to see both sessions on eventsource", d -> server.bayeux().getSessions().stream()
+                .filter(session -> "eventsource".equals(session.getConnectionType())).count() == 2);
+
+        a.waitForMembers("alice", "bob");
+        b.say("Can you read me without websocket?");
+        a.waitForChat("bob", "Can you read me without websocket?");
+        a.say("Loud and clear, on one stream.");
+        b.waitForChat("alice", "Loud and clear, on one stream.");
+
+        save(b.screenshot(), "two-users-chatting-eventsource.png");
+    }
+
+    @Test
+    void twoUsersChatOverLongPollingWhenThePageHasNeitherWebSocketNorEventSource() throws IOException {
+        beforePageScripts("delete window.WebSocket; delete window.EventSource;");
         ChatPage a = new ChatPage(alice).open(server.baseUrl() + "/").join("alice", "polling");
         ChatPage b = new ChatPage(bob).open(server.baseUrl() + "/").join("bob", "polling");
-        assertEquals("undefined", ((JavascriptExecutor) alice).executeScript("return typeof WebSocket;"));
+        assertEquals("undefined", ((JavascriptExecutor) alice).executeScript("return typeof EventSource;"));
         assertEquals("long-polling", a.connectedTransport());
         assertEquals("long-polling", b.connectedTransport());
 
@@ -127,11 +153,13 @@ class ChatInBrowserTest {
     }
 
     @Test
-    void pageFallsBackToLongPollingWhenTheServerRefusesWebSocket() {
+    void pageFallsBackToEventSourceWhenTheServerRefusesWebSocket() {
         try (ChatServer noWebSocket = ChatServer.start(ChatServer.Settings.of(0).withWebSocket(false))) {
             ChatPage a = new ChatPage(alice).open(noWebSocket.baseUrl() + "/").join("alice", "fallback");
-            ChatPage b = new ChatPage(bob).open(noWebSocket.baseUrl() + "/").join("bob", "fallback");
-            assertEquals("long-polling", a.connectedTransport());
+            ChatPage b = new ChatPage(bob).open(noWebSocket.baseUrl() + "/?transport=long-polling")
+                    .join("bob", "fallback");
+            assertEquals("eventsource", a.connectedTransport());
+            assertEquals("long-polling", b.connectedTransport());
             b.say("falling back works");
             a.waitForChat("bob", "falling back works").waitForMembers("alice", "bob");
             alice.get("about:blank");
@@ -168,6 +196,13 @@ class ChatInBrowserTest {
                 second.close();
             }
         }
+    }
+
+    @Test
+    void urlParameterForcesEventSource() {
+        ChatPage a = new ChatPage(alice).open(server.baseUrl() + "/?transport=eventsource").join("alice", "forced-es");
+        assertEquals("eventsource", a.connectedTransport());
+        a.waitForMembers("alice");
     }
 
     @Test

@@ -5,14 +5,15 @@ import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 
 /**
- * How the bench's clients reach the server: Weft's client library ({@code io.weft.client}) over websocket or
- * long-polling, or {@link LeanSockets}, raw websocket sockets that cost several times less per delivered message (the
+ * How the bench's clients reach the server: Weft's client library ({@code io.weft.client}) over websocket,
+ * long-polling or eventsource, or {@link LeanSockets}, raw websocket sockets that cost several times less per delivered message (the
  * ladder only). The lean client speaks the {@code websocket} connection type like any other, and is recorded so in the
  * CSV files: what differs is the load generator, not what the server sees.
  */
 enum ChatTransport {
     WEBSOCKET("websocket", LoadConfig.WEBSOCKET),
     LONG_POLLING("long-polling", LoadConfig.LONG_POLLING),
+    EVENTSOURCE("eventsource", LoadConfig.EVENTSOURCE),
     LEAN_WEBSOCKET("lean-websocket", LoadConfig.WEBSOCKET);
 
     private final String flag;
@@ -23,7 +24,7 @@ enum ChatTransport {
         this.connectionType = connectionType;
     }
 
-    /** The Bayeux connection type on the wire: {@code websocket} or {@code long-polling}. */
+    /** The Bayeux connection type on the wire: {@code websocket}, {@code long-polling} or {@code eventsource}. */
     String connectionType() {
         return connectionType;
     }
@@ -45,7 +46,7 @@ enum ChatTransport {
                 return each;
             }
         }
-        throw new IllegalArgumentException("websocket, long-polling or lean-websocket: " + text);
+        throw new IllegalArgumentException("websocket, long-polling, eventsource or lean-websocket: " + text);
     }
 
     /** For picocli's {@code --transport}. */

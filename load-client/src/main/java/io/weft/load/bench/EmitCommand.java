@@ -5,6 +5,7 @@ import io.weft.load.CsvFile;
 import io.weft.load.EmitterService;
 import io.weft.load.ServerProbe;
 import java.lang.management.ManagementFactory;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -17,14 +18,16 @@ import picocli.CommandLine.Option;
 /**
  * {@code emit} (experiment 3 of docs/benchmarks, server-side emitters): N clients subscribed to {@code /emit}; for
  * each period the load server publishes to them {@code --emits} times ({@link EmitterService}), and a CSV row says how
- * long an emit took to reach everyone, how many it reached, and the server's CPU (over the period, from the load
- * server's run report), heap and RSS.
+ * long an emit took to reach everyone, how many it reached, the messages delivered per second of emitting, each
+ * arrival's latency (p50, p99), and the server's CPU (over the period, from the load server's run report; also per
+ * delivered message), heap and RSS.
  */
 @Command(name = "emit", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Server-side emits to N clients, per emit period; a CSV row per period.")
 final class EmitCommand implements Callable<Integer> {
     static final String HEADER = "server,transport,clients,period_s,emits,emit_avg_ms,emit_max_ms,reached_pct,"
-            + "responses_per_s,server_cpu_pct,server_heap_mb,server_rss_mb,load_avg";
+            + "responses_per_s,server_cpu_pct,server_heap_mb,server_rss_mb,load_avg,delivered_per_s,p50_ms,p99_ms,"
+            + "server_cpu_us_per_msg";
 
     @Mixin
     ClientOptions clients;
@@ -78,12 +81,17 @@ final class EmitCommand implements Callable<Integer> {
 
     private String row(int ready, double periodSeconds, EmitTally.Period period, Map<String, Object> server,
             double wallNanos) {
-        return String.format(Locale.ROOT, "weft,%s,%d,%.0f,%d,%.1f,%.1f,%.2f,%.0f,%.1f,%.1f,%.1f,%.2f",
-                clients.transport.connectionType(), ready, periodSeconds, period.emits(), period.avgMs(),
-                period.maxMs(), period.reachedPercent(), period.responsesPerSecond(),
-                100.0 * ServerProbe.number(server, "cpuNanos") / wallNanos,
+        double cpuNanos = ServerProbe.number(server, "cpuNanos");
+        double emitting = Math.max(0.001, periodSeconds * emits);
+        return String.format(Locale.ROOT, "weft,%s,%d,%s,%d,%.1f,%.1f,%.2f,%.0f,%.1f,%.1f,%.1f,%.2f,%.0f,%.2f,%.2f,%.1f",
+                clients.transport.connectionType(), ready,
+                BigDecimal.valueOf(periodSeconds).stripTrailingZeros().toPlainString(), period.emits(),
+                period.avgMs(), period.maxMs(), period.reachedPercent(), period.responsesPerSecond(),
+                100.0 * cpuNanos / wallNanos,
                 ServerProbe.number(server, "heapUsedEndBytes") / 1048576.0,
                 ServerProbe.number(server, "rssBytes") / 1048576.0,
-                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                period.arrivals() / emitting, period.p50Ms(), period.p99Ms(),
+                cpuNanos / 1000.0 / Math.max(1, period.arrivals()));
     }
 }

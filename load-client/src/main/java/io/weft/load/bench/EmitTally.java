@@ -2,11 +2,14 @@ package io.weft.load.bench;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
 /**
  * What the emits of one period reached: for each emit (by its sequence number) the server's publish time, how many
- * clients it reached, and its last arrival. Client threads report arrivals; the command's thread sums up a period and
- * clears the tally for the next.
+ * clients it reached, and its last arrival; and every arrival's latency. Client threads report arrivals; the command's
+ * thread sums up a period (once: its latencies are taken) and clears the tally for the next.
  */
 final class EmitTally {
     /**
@@ -18,9 +21,16 @@ final class EmitTally {
      * @param reachedPercent arrivals over emits × clients, %
      * @param responsesPerSecond clients an emit reached over the time it took, averaged (for long-polling each one is
      *     an HTTP response)
+     * @param arrivals every client's every emit that arrived
+     * @param p50Ms an arrival's time from its emit's publish, median
+     * @param p99Ms that time's 99th percentile
      */
-    record Period(int emits, double avgMs, double maxMs, double reachedPercent, double responsesPerSecond) {
+    record Period(int emits, double avgMs, double maxMs, double reachedPercent, double responsesPerSecond,
+            long arrivals, double p50Ms, double p99Ms) {
     }
+
+    /** Each arrival's time from its emit's publish, µs (up to an hour, 3 significant digits). */
+    private final Recorder latencies = new Recorder(TimeUnit.HOURS.toMicros(1), 3);
 
     /** Per emit: {publish time µs, clients reached, last arrival µs}; each array guarded by itself. */
     private final Map<Long, long[]> perEmit = new ConcurrentHashMap<>();
@@ -32,11 +42,13 @@ final class EmitTally {
             emit[1]++;
             emit[2] = Math.max(emit[2], nowMicros);
         }
+        latencies.recordValue(Math.min(TimeUnit.HOURS.toMicros(1), Math.max(0, nowMicros - publishedMicros)));
     }
 
     /** Forgets every emit: the next period starts. */
     void clear() {
         perEmit.clear();
+        latencies.reset();
     }
 
     /** The period so far, for {@code clients} subscribed clients. */
@@ -55,6 +67,9 @@ final class EmitTally {
             }
         }
         int n = Math.max(1, perEmit.size());
-        return new Period(perEmit.size(), sum / n, max, 100.0 * reached / ((double) n * clients), rates / n);
+        Histogram arrivals = latencies.getIntervalHistogram();
+        return new Period(perEmit.size(), sum / n, max, 100.0 * reached / ((double) n * clients), rates / n,
+                arrivals.getTotalCount(), arrivals.getValueAtPercentile(50) / 1000.0,
+                arrivals.getValueAtPercentile(99) / 1000.0);
     }
 }

@@ -17,6 +17,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -46,11 +48,12 @@ class EmitAndRelayRunTest {
         server.close();
     }
 
-    @Test
-    void everyEmitReachesEveryClientAndThePeriodGetsARow() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"long-polling", "eventsource"})
+    void everyEmitReachesEveryClientAndThePeriodGetsARow(String transport) throws Exception {
         Path csv = results.resolve("emit.csv");
 
-        int exit = new CommandLine(new Bench()).execute("emit", "--urls=" + url, "--transport=long-polling",
+        int exit = new CommandLine(new Bench()).execute("emit", "--urls=" + url, "--transport=" + transport,
                 "--clients=20", "--periods-s=0.2", "--emits=2", "--csv=" + csv);
 
         assertEquals(0, exit);
@@ -58,10 +61,14 @@ class EmitAndRelayRunTest {
         assertEquals(EmitCommand.HEADER, lines.get(0));
         assertEquals(2, lines.size(), lines.toString());
         String[] cells = lines.get(1).split(",");
-        assertEquals(List.of("weft", "long-polling", "20", "0", "2"), List.of(cells).subList(0, 5));
+        assertEquals(List.of("weft", transport, "20", "0.2", "2"), List.of(cells).subList(0, 5));
         assertEquals("100.00", cells[7], "every emit reached every client: " + lines.get(1));
         assertTrue(Double.parseDouble(cells[10]) > 0, "the server's heap, from its run report: " + lines.get(1));
         assertTrue(Double.parseDouble(cells[11]) > 0, "the server's RSS, from its run report: " + lines.get(1));
+        assertEquals(40.0 / 0.4, Double.parseDouble(cells[13]), 1e-9, "20 clients x 2 emits in 0.4 s");
+        assertTrue(Double.parseDouble(cells[14]) > 0 && Double.parseDouble(cells[15]) >= Double.parseDouble(cells[14]),
+                "p50 and p99 of the arrivals: " + lines.get(1));
+        assertTrue(Double.parseDouble(cells[16]) > 0, "the server's CPU per delivered message: " + lines.get(1));
     }
 
     @Test

@@ -21,6 +21,9 @@ class EmitTallyTest {
         assertEquals(40, period.maxMs(), 1e-9);
         assertEquals(100.0 * 5 / 6, period.reachedPercent(), 1e-9, "5 of 2 x 3 deliveries");
         assertEquals((3 / 0.040 + 2 / 0.020) / 2, period.responsesPerSecond(), 1e-9);
+        assertEquals(5, period.arrivals());
+        assertEquals(20, period.p50Ms(), 0.05, "10, 20, 20, 20 and 40 ms");
+        assertEquals(40, period.p99Ms(), 0.05);
     }
 
     @Test
@@ -33,5 +36,6 @@ class EmitTallyTest {
         EmitTally.Period nothing = tally.period(10);
         assertEquals(0, nothing.emits());
         assertEquals(0, nothing.reachedPercent());
+        assertEquals(0, nothing.arrivals(), "the latencies start from nothing too");
     }
 }

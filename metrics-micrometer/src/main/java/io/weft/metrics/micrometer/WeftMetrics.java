@@ -43,8 +43,8 @@ import java.util.function.ToDoubleFunction;
  */
 public final class WeftMetrics implements MeterBinder {
     /** The connection types Weft's transports report, and {@code local} (server-side sessions), {@code none}. */
-    static final List<String> CONNECTION_TYPES = List.of("websocket", "long-polling", "callback-polling", "local",
-            "none");
+    static final List<String> CONNECTION_TYPES = List.of("websocket", "long-polling", "callback-polling", "eventsource",
+            "local", "none");
 
     /** How far back the latency meters look. */
     static final Duration WINDOW = Duration.ofMinutes(1);

@@ -30,8 +30,9 @@ import java.util.Objects;
  *     transport (default false: WebSocket pushes them as they come).
  * @param multiSessionInterval the {@code interval} advised to a browser that already has a held long-poll, with
  *     {@code multiple-clients: true} (default 2000).
- * @param maxSessionsPerBrowser how many {@code /meta/connect} requests one browser may have held at once over HTTP
- *     (default 1).
+ * @param maxSessionsPerBrowser how many {@code /meta/connect} requests one browser may have held at once over HTTP/1.1
+ *     (default 1). Over HTTP/2 a held connect shares the browser's one connection and is not counted (as CometD's
+ *     {@code http2MaxSessionsPerBrowser} defaults to no limit).
  * @param browserCookie the cookie that identifies a browser (default {@code BAYEUX_BROWSER}, path {@code /}, not
  *     Secure, SameSite Lax; always HttpOnly).
  * @param trustClientId accept a clientId without the cookie of the browser that created it (default false). Only for
@@ -63,7 +64,9 @@ import java.util.Objects;
  *     reading (the Jakarta API), how many of a client's batches may wait for their replies to be written; past either
  *     the socket is closed with 1008 and counted as {@link Limit#PENDING_FRAMES} (default 16). On embedded Jetty a
  *     client that sends without reading stalls itself instead. Pongs do not count: a client that pings without
- *     reading stalls only itself.
+ *     reading stalls only itself. The same bound applies to an {@code eventsource} stream's replies.
+ * @param eventSourceHeartbeat how long an {@code eventsource} stream may go without a write before the server writes
+ *     a comment line on it (default 15000), so that proxies which cut idle connections keep it open.
  */
 public record ServerOptions(
         long timeout,
@@ -95,7 +98,8 @@ public record ServerOptions(
         int maxSubscriptionsPerSession,
         int maxMessagesPerBatch,
         int maxJsonDepth,
-        int maxPendingFrames) {
+        int maxPendingFrames,
+        long eventSourceHeartbeat) {
 
     /** What happens to a message that arrives for a session whose queue is full. */
     public enum OverflowPolicy {
@@ -157,6 +161,7 @@ public record ServerOptions(
         requireAtLeast("maxMessagesPerBatch", maxMessagesPerBatch, 1);
         requireAtLeast("maxJsonDepth", maxJsonDepth, 2);
         requireAtLeast("maxPendingFrames", maxPendingFrames, 2);
+        requireAtLeast("eventSourceHeartbeat", eventSourceHeartbeat, 100);
         allowedOrigins = List.copyOf(Objects.requireNonNull(allowedOrigins, "allowedOrigins"));
         for (String origin : allowedOrigins) {
             if (!origin.equals("*") && !origin.matches("[a-zA-Z][a-zA-Z0-9+.-]*://[^/\\s]+")) {
@@ -255,6 +260,7 @@ public record ServerOptions(
         private int maxMessagesPerBatch = 500;
         private int maxJsonDepth = 64;
         private int maxPendingFrames = 16;
+        private long eventSourceHeartbeat = 15_000;
 
         private Builder() {
         }
@@ -290,6 +296,7 @@ public record ServerOptions(
             maxMessagesPerBatch = o.maxMessagesPerBatch;
             maxJsonDepth = o.maxJsonDepth;
             maxPendingFrames = o.maxPendingFrames;
+            eventSourceHeartbeat = o.eventSourceHeartbeat;
         }
 
         public Builder timeout(long millis) {
@@ -442,6 +449,11 @@ public record ServerOptions(
             return this;
         }
 
+        public Builder eventSourceHeartbeat(long millis) {
+            this.eventSourceHeartbeat = millis;
+            return this;
+        }
+
         /**
          * Sets one option from text, by its name, as configuration files and Servlet init-parameters give it: numbers
          * in decimal, booleans as {@code true} or {@code false}, {@code queueOverflow} as the policy's name,
@@ -493,6 +505,7 @@ public record ServerOptions(
                 case "maxMessagesPerBatch" -> maxMessagesPerBatch(parseInt(name, text));
                 case "maxJsonDepth" -> maxJsonDepth(parseInt(name, text));
                 case "maxPendingFrames" -> maxPendingFrames(parseInt(name, text));
+                case "eventSourceHeartbeat" -> eventSourceHeartbeat(parseLong(name, text));
                 default -> throw new IllegalArgumentException("no server option named '" + name + "'");
             }
             return this;
@@ -506,7 +519,7 @@ public record ServerOptions(
                     webSocketDeflate, requireHandshakePerConnection, maxLazyTimeout, maxUnacknowledged, maxChannelLength,
                     maxChannelDepth, maxChannels, clientRootWildcards, maxSessions, maxSessionsPerAddress,
                     maxLiveSessionsPerBrowser, maxSubscriptionsPerSession, maxMessagesPerBatch, maxJsonDepth,
-                    maxPendingFrames);
+                    maxPendingFrames, eventSourceHeartbeat);
         }
     }
 }

@@ -51,6 +51,17 @@ public interface Connection {
     }
 
     /**
+     * Whether this one-shot connection's request shares its network connection with the browser's other requests
+     * without waiting behind them (HTTP/2, HTTP/3): a held {@code /meta/connect} then costs the browser no connection
+     * of its own, so it takes no place in the browser's {@code maxSessionsPerBrowser} held polls (the rule exists for
+     * HTTP/1.1's few connections per host) and is never answered with {@code multiple-clients} advice. False by
+     * default: HTTP/1.1, and any connection that cannot tell.
+     */
+    default boolean multiplexed() {
+        return false;
+    }
+
+    /**
      * What the HTTP request behind this connection carried (a one-shot connection's request, a WebSocket's upgrade
      * request), copied while it was live ({@link RequestSnapshot}); a session handshaken here keeps it
      * ({@link io.weft.server.api.ServerSession#getRequest()}). Null when there is none (an in-JVM connection).
@@ -71,7 +82,9 @@ public interface Connection {
     /**
      * Writes messages (replies and deliveries) to the client, as one JSON array.
      *
-     * @param messages at least one message; the list must not be kept after {@code written} completes
+     * @param messages the messages; the list must not be kept after {@code written} completes. At least one, but for
+     *     the one-shot answer to a batch whose only reply went elsewhere (an {@code eventsource} client's
+     *     {@code /meta/connect}, answered on its stream): that answer is an empty array
      * @param written completed when the bytes are written, or failed when they cannot be (the client went away)
      */
     void send(List<Message> messages, Promise<Void> written);

@@ -51,4 +51,24 @@ public interface Engine {
 
     /** Starts the engine's side of a new connection: a WebSocket that just opened, or one HTTP request. */
     Inbound open(Connection connection);
+
+    /**
+     * Starts the engine's side of a server-to-client stream for the session {@code clientId} (the {@code eventsource}
+     * connection type: an HTTP response that stays open and carries many {@link Connection#send} writes). The client's
+     * uplink, {@code /meta/connect} among it, comes by {@link #open} on other connections; a {@code /meta/connect}
+     * naming {@code connectionType: "eventsource"} is then held and answered on this stream, and the session's
+     * deliveries are pushed on it as they come.
+     *
+     * <p>A session has at most one stream: a newer one replaces it, and the older is {@link Connection#close closed}.
+     * If no live session of that id may be reached by this connection's browser, the engine sends one
+     * {@code /meta/connect} reply with {@code 402::session_unknown} and closes the connection. The stream is closed
+     * too when its session ends, once what was sent to it has been written.
+     *
+     * @param lastEventId the {@code Last-Event-ID} the client resumed with, or null: under the acknowledgement
+     *     extension, event ids are acknowledgement batch ids, so what the client received up to it is acknowledged
+     *     and anything sent after it is sent again
+     * @return the stream's inbound side: call {@link Inbound#closed()} when the client goes away (it receives no
+     *     batches)
+     */
+    Inbound openStream(Connection connection, String clientId, String lastEventId);
 }

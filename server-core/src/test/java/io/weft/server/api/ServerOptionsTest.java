@@ -79,7 +79,7 @@ class ServerOptionsTest {
                 .webSocketDeflate(false).requireHandshakePerConnection(true).maxLazyTimeout(12).maxUnacknowledged(13)
                 .maxChannelLength(14).maxChannelDepth(15).maxChannels(16).clientRootWildcards(true).maxSessions(17)
                 .maxSessionsPerAddress(18).maxLiveSessionsPerBrowser(19).maxSubscriptionsPerSession(20)
-                .maxMessagesPerBatch(21).maxJsonDepth(22).maxPendingFrames(23).build();
+                .maxMessagesPerBatch(21).maxJsonDepth(22).maxPendingFrames(23).eventSourceHeartbeat(2400).build();
         ServerOptions.Builder byName = ServerOptions.builder();
         for (RecordComponent component : ServerOptions.class.getRecordComponents()) {
             Object value = component.getAccessor().invoke(custom);

@@ -67,6 +67,11 @@ final class ExchangeConnection implements Connection {
     }
 
     @Override
+    public boolean multiplexed() {
+        return exchange.multiplexed();
+    }
+
+    @Override
     public InetAddress remoteAddress() {
         return exchange.remoteAddress();
     }

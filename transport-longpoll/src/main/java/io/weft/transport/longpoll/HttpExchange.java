@@ -37,6 +37,11 @@ interface HttpExchange {
      */
     boolean isSecure();
 
+    /** Whether the request came over HTTP/2 or later, where a browser's requests share one connection. */
+    default boolean multiplexed() {
+        return false;
+    }
+
     /** The address of the client (the peer of the connection), or null if unknown. */
     InetAddress remoteAddress();
 
@@ -80,6 +85,26 @@ interface HttpExchange {
 
     /** Ends the exchange without a response: the client has gone. */
     void abort(Throwable cause);
+
+    /** Whether this adapter can stream a response ({@link #write}); where it cannot, eventsource is not offered. */
+    default boolean streams() {
+        return false;
+    }
+
+    /**
+     * Writes part of a streamed response: the first write sends status 200 and the headers added so far, without a
+     * length; {@code last} ends the exchange. One write at a time: the next starts only once {@code written} has
+     * completed. Must not block. Call {@link #parked} first, so that the stream is not ended as idle and a client
+     * that goes away is noticed.
+     */
+    default void write(byte[] chunk, boolean last, Promise<Void> written) {
+        written.fail(new UnsupportedOperationException("this adapter does not stream responses"));
+    }
+
+    /** Runs {@code task} once, in {@code millis}, on the container's scheduler; returns what cancels it. */
+    default Runnable schedule(Runnable task, long millis) {
+        throw new UnsupportedOperationException("this adapter does not stream responses");
+    }
 
     /** Receives a request body. Implemented by the transport; called by the adapter on container threads. */
     interface BodySink {

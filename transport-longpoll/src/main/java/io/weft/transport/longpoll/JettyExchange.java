@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -79,6 +80,11 @@ final class JettyExchange implements HttpExchange {
     @Override
     public boolean isSecure() {
         return request.isSecure();
+    }
+
+    @Override
+    public boolean multiplexed() {
+        return request.getConnectionMetaData().getHttpVersion().getVersion() >= HttpVersion.HTTP_2.getVersion();
     }
 
     @Override
@@ -226,6 +232,53 @@ final class JettyExchange implements HttpExchange {
             callback.failed(failure);
             written.fail(failure);
         }));
+    }
+
+    @Override
+    public boolean streams() {
+        return true;
+    }
+
+    @Override
+    public void write(byte[] chunk, boolean last, Promise<Void> written) {
+        if (done.get()) {
+            written.fail(new IllegalStateException("the exchange was answered already"));
+            return;
+        }
+        if (!response.isCommitted()) {
+            response.setStatus(200);
+        }
+        if (last && !done.compareAndSet(false, true)) {
+            written.fail(new IllegalStateException("the exchange was answered already"));
+            return;
+        }
+        if (last) {
+            end();
+        }
+        response.write(last, ByteBuffer.wrap(chunk), Callback.from(Invocable.InvocationType.NON_BLOCKING, () -> {
+            if (last) {
+                callback.succeeded();
+            }
+            written.succeed(null);
+        }, failure -> {
+            // The last write's exchange is this write's to end; an earlier one's, unless an abort ended it first.
+            if (last || done.compareAndSet(false, true)) {
+                end();
+                callback.failed(failure);
+            }
+            written.fail(failure);
+        }));
+    }
+
+    @Override
+    public Runnable schedule(Runnable task, long millis) {
+        try {
+            Scheduler.Task scheduled = request.getComponents().getScheduler().schedule(task, millis,
+                    TimeUnit.MILLISECONDS);
+            return scheduled::cancel;
+        } catch (RejectedExecutionException stopping) {
+            return () -> { };
+        }
     }
 
     @Override

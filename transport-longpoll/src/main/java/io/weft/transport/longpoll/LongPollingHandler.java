@@ -22,13 +22,13 @@ public final class LongPollingHandler extends Handler.Abstract {
 
     /** Mounts the polling transports on {@code server}: its handshake replies will announce them. */
     public LongPollingHandler(BayeuxServer server) {
-        this.transport = new PollingTransport(Engine.of(Objects.requireNonNull(server, "server")));
+        this.transport = new PollingTransport(Engine.of(Objects.requireNonNull(server, "server")), true);
     }
 
     /** With the exchange's deadlines shortened, for tests; see {@link PollingTransport}. */
     LongPollingHandler(BayeuxServer server, long bodyMillis, long graceMillis) {
         this.transport = new PollingTransport(Engine.of(Objects.requireNonNull(server, "server")), bodyMillis,
-                graceMillis);
+                graceMillis, true);
     }
 
     /** HTTP/1 requests handed to the engine and not answered yet (parked polls, mostly); for tests and benchmarks. */

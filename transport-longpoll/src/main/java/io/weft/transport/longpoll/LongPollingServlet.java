@@ -88,7 +88,7 @@ public final class LongPollingServlet extends HttpServlet {
                     + ") but serves a BayeuxServer the application created: set its options where it is created"
                     + " (ServletOptions.of(context) reads the weft.* context-params)");
         }
-        transport = new PollingTransport(Engine.of(server), bodyMillis, graceMillis);
+        transport = new PollingTransport(Engine.of(server), bodyMillis, graceMillis, false);
         try {
             watch = new ParkedConnectionWatch();
         } catch (LinkageError x) {

@@ -26,7 +26,11 @@ import org.slf4j.LoggerFactory;
  * POST application/json    body = JSON batch                         long-polling
  * POST form-urlencoded     message=&lt;JSON batch&gt;[&amp;jsonp=callback]      long-polling, or callback-polling with jsonp
  * GET  ?jsonp=cb&amp;message=  the official JavaScript client's JSONP     callback-polling, answered cb([...])
+ * GET  ?clientId=id         a session's Server-Sent Events stream       eventsource (where the adapter streams)
  * </pre>
+ *
+ * An {@code eventsource} client sends its uplink, {@code /meta/connect} among it, by POST as long-polling does; the
+ * engine answers those connects on the session's stream ({@link EventStream}).
  *
  * Every protocol decision past that (holding {@code /meta/connect}, browser binding, advice) is the engine's. Bad
  * input ends here with a 4xx and a one-line reason, logged at DEBUG. Thread-safe; {@link #handle} does not block.
@@ -53,17 +57,20 @@ final class PollingTransport {
     private final Cors cors;
     private final long bodyMillis;
     private final long graceMillis;
+    private final boolean streams;
 
-    PollingTransport(Engine engine) {
-        this(engine, BODY_MILLIS, IDLE_GRACE_MILLIS);
+    PollingTransport(Engine engine, boolean streams) {
+        this(engine, BODY_MILLIS, IDLE_GRACE_MILLIS, streams);
     }
 
     /**
      * @param bodyMillis how long a request body may take to arrive
      * @param graceMillis how long past the engine's timeout a held exchange may wait (tests shorten both)
+     * @param streams whether the adapter's exchanges stream responses: then {@code eventsource} is served, and offered
      */
-    PollingTransport(Engine engine, long bodyMillis, long graceMillis) {
+    PollingTransport(Engine engine, long bodyMillis, long graceMillis, boolean streams) {
         this.engine = engine;
+        this.streams = streams;
         this.bodyMillis = bodyMillis;
         this.graceMillis = graceMillis;
         this.options = engine.options();
@@ -71,6 +78,9 @@ final class PollingTransport {
         this.cors = new Cors(options);
         engine.addConnectionType(LONG_POLLING);
         engine.addConnectionType(CALLBACK_POLLING);
+        if (streams) {
+            engine.addConnectionType(EventStream.TYPE);
+        }
     }
 
     /**
@@ -128,8 +138,14 @@ final class PollingTransport {
             return;
         }
         String callback = parameters.first("jsonp");
+        String clientId = parameters.first("clientId");
+        if (callback == null && clientId != null) {
+            stream(exchange, clientId);
+            return;
+        }
         if (callback == null) {
-            reject(exchange, 400, "a GET must carry the jsonp and message parameters (callback-polling)");
+            reject(exchange, 400, "a GET must carry the jsonp and message parameters (callback-polling), or the "
+                    + "clientId parameter (eventsource)");
             return;
         }
         dispatch(exchange, parameters.all("message"), callback);
@@ -251,6 +267,21 @@ final class PollingTransport {
         if (connection.isWaiting()) {
             exchange.parked(maxExchangeMillis());
         }
+    }
+
+    /** Opens the session's event stream, where this mount can: a response that stays open until the session ends. */
+    private void stream(HttpExchange exchange, String clientId) {
+        if (!streams) {
+            reject(exchange, 400, "eventsource is not served on this mount");
+            return;
+        }
+        if (clientId.isEmpty() || clientId.length() > MAX_REASON) {
+            reject(exchange, 400, "malformed clientId");
+            return;
+        }
+        // As for polling: the id presented, or none; a stream never sets the cookie (its session's handshake did).
+        String browserId = browserCookies.read(exchange.headers("Cookie"));
+        new EventStream(exchange, engine, browserId).start(clientId, exchange.header("Last-Event-ID"));
     }
 
     /** The longest an exchange waits for the engine: the hold, plus a grace for the engine's timer to fire. */

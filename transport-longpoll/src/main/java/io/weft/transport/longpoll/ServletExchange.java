@@ -95,6 +95,12 @@ final class ServletExchange implements HttpExchange {
     }
 
     @Override
+    public boolean multiplexed() {
+        String protocol = request.getProtocol();
+        return protocol != null && (protocol.startsWith("HTTP/2") || protocol.startsWith("HTTP/3"));
+    }
+
+    @Override
     public InetAddress remoteAddress() {
         return Addresses.literal(request.getRemoteAddr());
     }

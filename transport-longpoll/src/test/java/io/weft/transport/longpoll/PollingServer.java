@@ -5,7 +5,10 @@ import io.weft.server.api.ServerOptions;
 import java.net.URI;
 import java.util.function.IntSupplier;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -26,10 +29,17 @@ final class PollingServer implements AutoCloseable {
 
     /**
      * How the exchange's deadlines and the connector are set up beyond the usual: the deadlines for a request body
-     * and for the grace past a hold (null: the transport's own), and TLS (null: plain HTTP).
+     * and for the grace past a hold (null: the transport's own), TLS (null: plain HTTP), and HTTP/2 beside HTTP/1.1
+     * (h2c without TLS, h2 by ALPN with it).
      */
-    record Setup(Long bodyMillis, Long graceMillis, SslContextFactory.Server tls) {
-        static final Setup USUAL = new Setup(null, null, null);
+    record Setup(Long bodyMillis, Long graceMillis, SslContextFactory.Server tls, boolean http2) {
+        static final Setup USUAL = new Setup(null, null, null, false);
+        /** HTTP/2 over cleartext (prior knowledge) beside HTTP/1.1 on the same connector. */
+        static final Setup H2C = new Setup(null, null, null, true);
+
+        Setup(Long bodyMillis, Long graceMillis, SslContextFactory.Server tls) {
+            this(bodyMillis, graceMillis, tls, false);
+        }
     }
 
     private final Server jetty;
@@ -80,8 +90,20 @@ final class PollingServer implements AutoCloseable {
         BayeuxServer bayeux = BayeuxServer.create(options);
         Server jetty = new Server(threads);
         HttpConnectionFactory plain = new HttpConnectionFactory(http);
-        ServerConnector connector = setup.tls() == null ? new ServerConnector(jetty, 1, 1, plain)
-                : new ServerConnector(jetty, 1, 1, new SslConnectionFactory(setup.tls(), plain.getProtocol()), plain);
+        ServerConnector connector;
+        if (setup.tls() == null) {
+            connector = setup.http2() ? new ServerConnector(jetty, 1, 1, plain, new HTTP2CServerConnectionFactory(http))
+                    : new ServerConnector(jetty, 1, 1, plain);
+        } else if (setup.http2()) {
+            // h2 or HTTP/1.1, as the client's ALPN asks
+            ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", plain.getProtocol());
+            alpn.setDefaultProtocol(plain.getProtocol());
+            connector = new ServerConnector(jetty, 1, 1, new SslConnectionFactory(setup.tls(), alpn.getProtocol()), alpn,
+                    new HTTP2ServerConnectionFactory(http), plain);
+        } else {
+            connector = new ServerConnector(jetty, 1, 1, new SslConnectionFactory(setup.tls(), plain.getProtocol()),
+                    plain);
+        }
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         connector.setIdleTimeout(idleTimeoutMillis);

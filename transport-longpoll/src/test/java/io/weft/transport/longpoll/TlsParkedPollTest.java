@@ -10,7 +10,6 @@ import io.weft.transport.longpoll.PollingServer.Mount;
 import io.weft.transport.longpoll.PollingServer.Setup;
 import io.weft.transport.longpoll.testing.Browser;
 import io.weft.transport.longpoll.testing.HttpWire;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -37,7 +36,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TlsParkedPollTest {
-    private static final String PASSWORD = "weft-test";
     @TempDir
     static Path keys;
     private static Path keystore;
@@ -47,15 +45,7 @@ class TlsParkedPollTest {
     /** A self-signed certificate for 127.0.0.1, made by the JDK's keytool for this test run. */
     @BeforeAll
     static void createKeystoreAndClient() throws Exception {
-        keystore = keys.resolve("server.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "weft", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
-                "-keystore", keystore.toString(), "-storepass", PASSWORD, "-keypass", PASSWORD)
-                .redirectErrorStream(true).start();
-        assertTrue(keytool.waitFor(30, TimeUnit.SECONDS), "keytool did not finish");
-        assertEquals(0, keytool.exitValue(), new String(keytool.getInputStream().readAllBytes()));
-        assertTrue(Files.size(keystore) > 0);
+        keystore = TestKeystore.create(keys);
 
         ClientConnector connector = new ClientConnector();
         connector.setSslContextFactory(new SslContextFactory.Client(true));
@@ -77,11 +67,8 @@ class TlsParkedPollTest {
     }
 
     private void start(Mount mount) throws Exception {
-        SslContextFactory.Server tls = new SslContextFactory.Server();
-        tls.setKeyStorePath(keystore.toString());
-        tls.setKeyStorePassword(PASSWORD);
-        tls.setKeyStoreType("PKCS12");
-        server = PollingServer.start(mount, ServerOptions.builder().timeout(20_000).build(), new Setup(null, null, tls));
+        server = PollingServer.start(mount, ServerOptions.builder().timeout(20_000).build(),
+                new Setup(null, null, TestKeystore.server(keystore)));
     }
 
     private ScriptedClient client() throws Exception {

@@ -27,6 +27,7 @@ final class OfficialClients implements AutoCloseable {
             case WEBSOCKET -> new org.cometd.client.websocket.jakarta.WebSocketTransport(new HashMap<>(), scheduler, webSocket);
             case LONG_POLLING -> new JettyHttpClientTransport(new HashMap<>(), http);
             case CALLBACK_POLLING -> throw new IllegalArgumentException("the official Java client has no JSONP");
+            case EVENTSOURCE -> throw new IllegalArgumentException("the official Java client has no eventsource");
         };
         return new BayeuxClient(server.httpUri().toString(), scheduler, clientTransport);
     }

@@ -1,6 +1,7 @@
 package io.weft.transport.websocket;
 
 import io.weft.server.testing.Wire;
+import io.weft.transport.longpoll.testing.EventSourceWire;
 import io.weft.transport.longpoll.testing.HttpWire;
 /** The transports the shared behaviour suite runs over. */
 enum TransportKind {
@@ -20,6 +21,13 @@ enum TransportKind {
         @Override
         Wire open(BayeuxHost server, Clients clients, String cookie) {
             return new HttpWire(clients.http(), server.httpUri(), cookie, true);
+        }
+    },
+    /** Served where the mount streams responses: embedded Jetty's handler, not the Servlet mount. */
+    EVENTSOURCE("eventsource") {
+        @Override
+        Wire open(BayeuxHost server, Clients clients, String cookie) {
+            return new EventSourceWire(clients.http(), server.httpUri(), cookie);
         }
     };
 

@@ -8,6 +8,7 @@ import io.weft.server.internal.reply.Advice;
 import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.session.ConnectOutcome;
 import io.weft.server.internal.session.ConnectRequest;
+import io.weft.server.internal.session.Outlet;
 import io.weft.server.internal.session.SessionImpl;
 import java.util.Map;
 
@@ -15,15 +16,29 @@ import java.util.Map;
  * {@code /meta/connect}: the heartbeat, and on polling transports the carrier of deliveries. The session's state
  * machine decides whether to hold it; this handler prepares the reply and its advice (the session's own timeout and
  * interval, which may differ from the server's).
+ *
+ * <p>An {@code eventsource} connect comes by POST but belongs to the session's stream: it is held and answered there,
+ * as a WebSocket's is on its socket, and its POST answers without it. Without a stream open (not yet, or lost and
+ * reconnecting) it is what a long-polling connect is, so that a client whose stream cannot pass still works.
  */
 final class ConnectHandler implements MetaHandler {
+    /** The connection type of a {@code /meta/connect} answered on the session's stream. */
+    static final String EVENTSOURCE = "eventsource";
+
     @Override
     public void handle(BatchRun run, MessageImpl request, SessionImpl session, Promise<Void> done) {
+        Outlet stream = !run.persistent() && EVENTSOURCE.equals(request.get(Message.CONNECTION_TYPE))
+                ? session.stream() : null;
+        if (stream != null) {
+            onStream(run, request, session, stream);
+            done.succeed(null);
+            return;
+        }
         boolean persistent = run.persistent();
         ConnectRequest connect = new ConnectRequest(run.endpoint(), persistent, run.connection().type(),
                 () -> reply(request, session),
                 holdMillis(request, session.getTimeout()), persistent || run.batchSize() == 1,
-                persistent ? null : run.connection().browserId());
+                persistent || run.connection().multiplexed() ? null : run.connection().browserId());
         run.endpoint().bind(session);
         ConnectOutcome outcome = session.connect(connect);
         if (outcome == null) {
@@ -38,6 +53,20 @@ final class ConnectHandler implements MetaHandler {
             run.wakes().add(session);
         }
         done.succeed(null);
+    }
+
+    private static void onStream(BatchRun run, MessageImpl request, SessionImpl session, Outlet stream) {
+        run.endpoint().bind(session);
+        ConnectOutcome outcome = session.connect(new ConnectRequest(stream, true, EVENTSOURCE,
+                () -> reply(request, session), holdMillis(request, session.getTimeout()), true, null));
+        if (outcome == null) {
+            run.reply(Replies.error(request, BayeuxError.SESSION_UNKNOWN));
+            return;
+        }
+        if (!outcome.isHeld()) {
+            stream.deliver(outcome.messages());
+        }
+        run.wakes().add(session);
     }
 
     /** The reply, built when it is about to be sent: its advice then reflects the session's current settings. */

@@ -88,7 +88,7 @@ final class Dispatcher {
      * The reply for a clientId without a live session: handshake again, unless the server ended that session on
      * purpose (a disconnect, a slow consumer) and the client has not heard of it: then reconnect none.
      */
-    private MessageImpl unknownSession(MessageImpl message) {
+    MessageImpl unknownSession(MessageImpl message) {
         EndReason ended = sessions.takeEndedByServer(message.getClientId());
         if (ended == null) {
             return Replies.error(message, BayeuxError.SESSION_UNKNOWN);

@@ -9,6 +9,10 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.app.ExtensionChain;
 import io.weft.server.internal.stats.Counters;
 import io.weft.server.internal.util.Refusals;
+import io.weft.bayeux.internal.MessageImpl;
+import io.weft.server.internal.session.Outlet;
+import io.weft.server.internal.session.SessionImpl;
+import io.weft.server.internal.session.SessionRegistry;
 import io.weft.server.spi.Connection;
 import io.weft.server.spi.Engine;
 import io.weft.server.spi.Inbound;
@@ -24,6 +28,7 @@ public final class EngineImpl implements Engine {
     private final Dispatcher dispatcher;
     private final Refusals refusals;
     private final Counters counters;
+    private final SessionRegistry sessions;
 
     public EngineImpl(EngineParts parts) {
         this.options = parts.server().getOptions();
@@ -31,6 +36,7 @@ public final class EngineImpl implements Engine {
         this.extensions = parts.extensions();
         this.refusals = parts.refusals();
         this.counters = parts.counters();
+        this.sessions = parts.sessions();
         this.dispatcher = new Dispatcher(parts, () -> List.copyOf(connectionTypes));
     }
 
@@ -52,6 +58,56 @@ public final class EngineImpl implements Engine {
     @Override
     public Inbound open(Connection connection) {
         return connection.isPersistent() ? new PushEndpoint(this, connection, false) : new PollExchange(this, connection);
+    }
+
+    @Override
+    public Inbound openStream(Connection connection, String clientId, String lastEventId) {
+        PushEndpoint stream = new PushEndpoint(this, connection, false);
+        SessionImpl session = clientId == null ? null : sessions.lookup(clientId, connection.browserId(), null);
+        if (session == null) {
+            refuseStream(stream, connection, clientId);
+            return stream;
+        }
+        stream.bind(session);
+        Outlet replaced = session.attachStream(stream);
+        if (replaced instanceof PushEndpoint older) {
+            older.replaced();
+        }
+        if (replaced == stream) {
+            refuseStream(stream, connection, clientId);
+            return stream;
+        }
+        Long lastBatch = batchId(lastEventId);
+        if (lastBatch != null && session.isAcknowledgedDelivery()) {
+            session.acknowledge(lastBatch);
+        }
+        // What was queued before the stream opened can leave now.
+        session.wake();
+        return stream;
+    }
+
+    /** A stream for no session this browser may reach: one 402 connect reply, and the stream is closed. */
+    private void refuseStream(PushEndpoint stream, Connection connection, String clientId) {
+        MessageImpl request = new MessageImpl();
+        request.setChannel(Message.META_CONNECT);
+        if (clientId != null) {
+            request.setClientId(clientId);
+        }
+        stream.deliver(List.of(dispatcher.unknownSession(request)));
+        stream.sessionEnded();
+    }
+
+    /** An event id as the acknowledgement batch id it is, or null if it is none. */
+    private static Long batchId(String lastEventId) {
+        if (lastEventId == null || lastEventId.isEmpty() || lastEventId.length() > 19) {
+            return null;
+        }
+        try {
+            long id = Long.parseLong(lastEventId);
+            return id > 0 ? id : null;
+        } catch (NumberFormatException x) {
+            return null;
+        }
     }
 
     /** Opens a {@link io.weft.server.api.LocalSession}'s connection: server code, trusted (not part of the SPI). */

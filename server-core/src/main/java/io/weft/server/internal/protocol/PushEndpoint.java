@@ -64,6 +64,11 @@ final class PushEndpoint implements Endpoint {
     private final ArrayDeque<String> handshaken;
     private volatile SessionImpl session;
     private volatile boolean closed;
+    /**
+     * Why this connection is to be closed once everything queued on it is written (an eventsource stream whose session
+     * ended), or null.
+     */
+    private volatile String closeWhenWritten;
 
     /** Messages that leave in order, and who to tell once the last of them is written. */
     private record Outgoing(List<Message> messages, Promise<Void> written) {
@@ -164,6 +169,22 @@ final class PushEndpoint implements Endpoint {
                 + "the server sends");
     }
 
+    /** A stream's session has ended: what it was told (its end) is written, then the stream is closed. */
+    @Override
+    public void sessionEnded() {
+        closeWhenWritten = "the session has ended";
+        wake();
+    }
+
+    /** A newer stream of the same session replaced this one: closed at once, its held connect dropped. */
+    void replaced() {
+        if (closed) {
+            return;
+        }
+        closed();
+        connection.close("replaced by a newer stream of the same session");
+    }
+
     @Override
     public void wake() {
         while (true) {
@@ -191,6 +212,7 @@ final class PushEndpoint implements Endpoint {
             List<Message> frame = nextFrame(write);
             if (frame == null) {
                 if (state.compareAndSet(FLUSHING, IDLE)) {
+                    closeIfDone();
                     return;
                 }
                 continue;
@@ -205,6 +227,15 @@ final class PushEndpoint implements Endpoint {
             if (!write.completedBeforeReturn()) {
                 return;
             }
+        }
+    }
+
+    /** Closes a connection asked to close once written ({@link #sessionEnded()}), when nothing waits any more. */
+    private void closeIfDone() {
+        String reason = closeWhenWritten;
+        if (reason != null && !closed && pendingUnits.get() == 0) {
+            closed();
+            connection.close(reason);
         }
     }
 

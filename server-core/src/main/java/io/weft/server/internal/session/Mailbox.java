@@ -37,6 +37,8 @@ final class Mailbox {
     private long dropped;
     private HeldConnect held;
     private Outlet push;
+    /** The session's eventsource stream, if one is open; a {@code /meta/connect} of that type is held on it. */
+    private Outlet stream;
     private final SessionTimer timer;
     private Scheduler.Task lazyWake;
     private long lazyDue;
@@ -274,6 +276,9 @@ final class Mailbox {
             if (push == outlet) {
                 push = null;
             }
+            if (stream == outlet) {
+                stream = null;
+            }
             if (held != null && held.outlet == outlet) {
                 dropped = takeHeld();
                 armExpiry(session.getMaxInterval());
@@ -282,6 +287,25 @@ final class Mailbox {
         if (dropped != null) {
             releaseSlot(dropped);
         }
+    }
+
+    /**
+     * Makes {@code outlet} the session's stream, and the outlet that pushes its queue (until a connect of another
+     * type says otherwise); returns the stream it replaces, which the caller closes, or null. Does nothing to an
+     * ended session (returns {@code outlet} itself, to be closed).
+     */
+    synchronized Outlet attachStream(Outlet outlet) {
+        if (!alive) {
+            return outlet;
+        }
+        Outlet previous = stream;
+        stream = outlet;
+        push = outlet;
+        return previous;
+    }
+
+    synchronized Outlet stream() {
+        return stream;
     }
 
     synchronized void handshaken(Outlet outlet, boolean persistent) {
@@ -330,8 +354,9 @@ final class Mailbox {
         alive = false;
         timer.stop();
         cancelLazyWake();
-        Ended ended = new Ended(takeHeld(), push);
+        Ended ended = new Ended(takeHeld(), push, stream);
         push = null;
+        stream = null;
         queue = null;
         return ended;
     }
@@ -342,6 +367,6 @@ final class Mailbox {
         }
     }
 
-    record Ended(HeldConnect held, Outlet push) {
+    record Ended(HeldConnect held, Outlet push, Outlet stream) {
     }
 }

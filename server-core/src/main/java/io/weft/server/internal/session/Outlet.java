@@ -14,4 +14,8 @@ public interface Outlet {
     /** For persistent connections: the session's queue has messages the outlet may push. One-shot outlets ignore it. */
     default void wake() {
     }
+
+    /** For a session's stream: the session has ended; write what was sent to it, then close. */
+    default void sessionEnded() {
+    }
 }

@@ -343,6 +343,19 @@ public final class SessionImpl implements ServerSession {
         mailbox.detach(outlet);
     }
 
+    /**
+     * Makes {@code outlet} this session's eventsource stream; returns the stream it replaces (to be closed), or
+     * {@code outlet} itself if the session has ended.
+     */
+    public Outlet attachStream(Outlet outlet) {
+        return mailbox.attachStream(outlet);
+    }
+
+    /** This session's eventsource stream, or null. */
+    public Outlet stream() {
+        return mailbox.stream();
+    }
+
     /** Arms expiry for a session that has just handshaken: it must connect within interval + maxInterval. */
     public void handshaken(Outlet outlet, boolean persistent) {
         mailbox.handshaken(outlet, persistent);
@@ -417,6 +430,10 @@ public final class SessionImpl implements ServerSession {
 
         Outlet push() {
             return box.push();
+        }
+
+        Outlet stream() {
+            return box.stream();
         }
     }
 

@@ -194,6 +194,9 @@ public final class SessionRegistry {
         }
         session.released(ended);
         tellClient(ended, reason);
+        if (ended.stream() != null) {
+            ended.stream().sessionEnded();
+        }
         if (reason == EndReason.QUEUE_FULL) {
             counters.slowConsumer();
         }
