@@ -79,6 +79,8 @@ public final class RedisBroker implements Broker {
      * are gone (not always: it can still fail on the connections the shutdown closed).
      */
     private static final Duration QUIET_BEFORE_STOP = Duration.ofMillis(200);
+    /** How long {@link #stop()} waits for the clients and their threads to be gone. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
     private final RedisBrokerOptions options;
     private final String nodeId = newNodeId();
@@ -332,7 +334,7 @@ public final class RedisBroker implements Broker {
         }
     }
 
-    /** Closes both connections and releases Lettuce's threads, without waiting for them. */
+    /** Closes both connections and releases Lettuce's threads, waiting for them at most {@link #STOP_WAIT}. */
     @Override
     public void stop() {
         stopped = true;
@@ -341,11 +343,24 @@ public final class RedisBroker implements Broker {
             subscribed.close();
         }
         ClientResources threads = resources;
-        CompletableFuture<Void> clients = CompletableFuture.allOf(shutdown(publishClient, publishConnection),
-                shutdown(pubSubClient, pubSubConnection));
+        CompletableFuture<Void> stopped = CompletableFuture.allOf(shutdown(publishClient, publishConnection),
+                shutdown(pubSubClient, pubSubConnection)).handle((done, failure) -> null);
         if (threads != null) {
-            clients.whenComplete((done, failure) -> threads.shutdown(QUIET_BEFORE_STOP.toMillis(), 2000,
-                    TimeUnit.MILLISECONDS));
+            stopped = stopped.thenCompose(done -> {
+                CompletableFuture<Void> gone = new CompletableFuture<>();
+                threads.shutdown(QUIET_BEFORE_STOP.toMillis(), 2000, TimeUnit.MILLISECONDS)
+                        .addListener(future -> gone.complete(null));
+                return gone;
+            });
+        }
+        // Waits for Lettuce's threads: in a web application they must be gone before its class loader closes (they
+        // would fail on classes loaded late, with a stack trace per thread).
+        try {
+            stopped.get(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
+        } catch (Exception x) {
+            LOG.warn("Redis clients not stopped within {} ms; leaving them to stop by themselves", STOP_WAIT.toMillis());
         }
     }
 
