@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -242,7 +243,9 @@ public final class LoadServer implements Callable<Integer> {
         // Parked long-polls cost ~7 KB each with Weft's settings, ~110 KB with Jetty's defaults.
         HttpConfiguration http = settings.jettyDefaults() ? new HttpConfiguration()
                 : LongPollingConnectors.httpConfiguration();
-        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        // HTTP/1.1, and h2c for clients that open with HTTP/2's preface: every tab's long-poll on one connection.
+        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http),
+                new HTTP2CServerConnectionFactory(http));
         connector.setHost(settings.host());
         connector.setPort(settings.port());
         connector.setAcceptQueueSize(4096); // connection storms of thousands of clients from one machine

@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -115,7 +117,9 @@ public final class ChatServer implements AutoCloseable {
         rooms = ChatCluster.install(bayeux, settings.redis(), settings.announceEvery());
         jetty = new Server();
         // Parked long-polls cost ~7 KB each with these settings, ~110 KB with Jetty's defaults.
-        connector = new ServerConnector(jetty, new HttpConnectionFactory(LongPollingConnectors.httpConfiguration()));
+        // HTTP/1.1, and h2c for clients that open with HTTP/2's preface: every tab's long-poll on one connection.
+        HttpConfiguration http = LongPollingConnectors.httpConfiguration();
+        connector = new ServerConnector(jetty, new HttpConnectionFactory(http), new HTTP2CServerConnectionFactory(http));
         connector.setHost(settings.host());
         connector.setPort(settings.port());
         jetty.addConnector(connector);
