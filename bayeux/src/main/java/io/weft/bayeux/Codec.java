@@ -28,9 +28,6 @@ public interface Codec {
     /** As {@link #decode(byte[], int, int)}, for text (a WebSocket frame, a JSONP parameter). */
     List<Message.Mutable> decode(String json) throws MessageDecodeException;
 
-    /**
-     * The messages as one JSON array, UTF-8. The array may be shared (a published message alone is the same bytes for
-     * each of its recipients): read it, write it, never modify it.
-     */
+    /** The messages as one JSON array, UTF-8. */
     byte[] encode(List<? extends Message> messages);
 }

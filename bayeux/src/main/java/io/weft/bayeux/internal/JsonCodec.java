@@ -242,20 +242,21 @@ public final class JsonCodec implements Codec {
         }
     }
 
-    /**
-     * {@inheritDoc} A frozen message alone is answered with the array it keeps for every recipient (see
-     * {@link MessageImpl#batchOfOne(JsonCodec)}): the caller must not modify it.
-     */
     @Override
     public byte[] encode(List<? extends Message> messages) {
         if (messages.size() == 1) {
-            return batchOfOne(messages.get(0));
+            byte[] one = json(messages.get(0));
+            byte[] result = new byte[one.length + 2];
+            result[0] = '[';
+            System.arraycopy(one, 0, result, 1, one.length);
+            result[result.length - 1] = ']';
+            return result;
         }
         byte[][] parts = new byte[messages.size()][];
         int length = 2 + Math.max(0, parts.length - 1);
         for (int i = 0; i < parts.length; i++) {
-            parts[i] = batchOfOne(messages.get(i));
-            length += parts[i].length - 2;
+            parts[i] = json(messages.get(i));
+            length += parts[i].length;
         }
         byte[] result = new byte[length];
         int position = 0;
@@ -264,35 +265,33 @@ public final class JsonCodec implements Codec {
             if (i > 0) {
                 result[position++] = ',';
             }
-            System.arraycopy(parts[i], 1, result, position, parts[i].length - 2);
-            position += parts[i].length - 2;
+            System.arraycopy(parts[i], 0, result, position, parts[i].length);
+            position += parts[i].length;
         }
         result[position] = ']';
         return result;
     }
 
-    private byte[] batchOfOne(Message message) {
+    private byte[] json(Message message) {
         if (message instanceof MessageImpl impl) {
-            return impl.batchOfOne(this);
+            return impl.json(this);
         }
-        return encodeBatchOfOne(message.asMap());
+        return encodeFields(message.asMap());
     }
 
-    /** Encodes one message as a batch of one; frozen messages call this once, through {@link MessageImpl}. */
+    /** Encodes one message; frozen messages call this once through {@link MessageImpl#json(JsonCodec)}. */
     byte[] encodeOne(MessageImpl message) {
         encodedMessages.increment();
-        return encodeBatchOfOne(message.fields());
+        return encodeFields(message.fields());
     }
 
-    private byte[] encodeBatchOfOne(Map<String, Object> fields) {
+    private byte[] encodeFields(Map<String, Object> fields) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-        out.write('[');
         try (JsonGenerator generator = factory.createGenerator(out, JsonEncoding.UTF8)) {
             writeValue(generator, fields);
         } catch (IOException x) {
             throw new UncheckedIOException("cannot encode message " + fields.get(Message.CHANNEL), x);
         }
-        out.write(']');
         return out.toByteArray();
     }
 

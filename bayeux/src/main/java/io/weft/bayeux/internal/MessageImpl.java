@@ -28,8 +28,7 @@ public final class MessageImpl implements Message.Mutable {
     private Message associated;
     private volatile boolean frozen;
     private long publishedAt;
-    /** A frozen message's encoding as a batch of one, once computed: {@link #batchOfOne(JsonCodec)}. */
-    private volatile byte[] batchOfOne;
+    private volatile byte[] json;
     /** Whether nested values may still be shared with the message this one was copied from. */
     private boolean sharesNested;
     /** The fields this copy owns (copied or set since), when it {@link #sharesNested}. */
@@ -111,21 +110,20 @@ public final class MessageImpl implements Message.Mutable {
     }
 
     /**
-     * This message as a batch of one, {@code [{...}]}, UTF-8: what a websocket frame or a response of this message
-     * alone carries, and, without its brackets, its place in a larger batch. For a frozen message, computed once (the
-     * first caller encodes, others wait for it) and shared by every recipient; do not modify the returned array.
+     * This message's JSON, UTF-8. For a frozen message, computed once (the first caller encodes, others wait for it)
+     * and shared; do not modify the returned array.
      */
-    public byte[] batchOfOne(JsonCodec codec) {
+    public byte[] json(JsonCodec codec) {
         if (!frozen) {
             return codec.encodeOne(this);
         }
-        byte[] result = batchOfOne;
+        byte[] result = json;
         if (result == null) {
             synchronized (this) {
-                result = batchOfOne;
+                result = json;
                 if (result == null) {
                     result = codec.encodeOne(this);
-                    batchOfOne = result;
+                    json = result;
                 }
             }
         }
@@ -226,8 +224,7 @@ public final class MessageImpl implements Message.Mutable {
 
     @Override
     public String toJson() {
-        byte[] batch = batchOfOne(JsonCodec.shared());
-        return new String(batch, 1, batch.length - 2, StandardCharsets.UTF_8);
+        return new String(json(JsonCodec.shared()), StandardCharsets.UTF_8);
     }
 
     @Override

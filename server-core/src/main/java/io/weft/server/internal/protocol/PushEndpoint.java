@@ -6,13 +6,12 @@ import io.weft.server.api.Limit;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.util.Steps;
 import io.weft.server.spi.Connection;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -353,25 +352,9 @@ final class PushEndpoint implements Endpoint {
         private static final int PENDING = 0;
         private static final int RETURNED = 1;
         private static final int COMPLETED = 2;
-        private static final VarHandle WRITE_STATE;
-        private static final VarHandle COMPLETIONS;
-
-        static {
-            try {
-                MethodHandles.Lookup lookup = MethodHandles.lookup();
-                WRITE_STATE = lookup.findVarHandle(Write.class, "writeState", int.class);
-                COMPLETIONS = lookup.findVarHandle(Write.class, "completions", int.class);
-            } catch (ReflectiveOperationException x) {
-                throw new ExceptionInInitializerError(x);
-            }
-        }
-
-        // Plain fields behind VarHandles, not atomics: one object per frame written instead of three.
-        @SuppressWarnings("unused") // through WRITE_STATE
-        private volatile int writeState = PENDING;
+        private final AtomicInteger writeState = new AtomicInteger(PENDING);
         /** The first completion counts: a transport that completes twice must not start a second flusher. */
-        @SuppressWarnings("unused") // through COMPLETIONS
-        private volatile int completions;
+        private final AtomicBoolean completed = new AtomicBoolean();
         /** The units whose last message is in this frame; usually none or one. */
         private List<Promise<Void>> finishes;
 
@@ -383,12 +366,12 @@ final class PushEndpoint implements Endpoint {
         }
 
         boolean completedBeforeReturn() {
-            return !WRITE_STATE.compareAndSet(this, PENDING, RETURNED);
+            return !writeState.compareAndSet(PENDING, RETURNED);
         }
 
         @Override
         public void succeed(Void result) {
-            if (!COMPLETIONS.compareAndSet(this, 0, 1)) {
+            if (!completed.compareAndSet(false, true)) {
                 return;
             }
             if (finishes != null) {
@@ -396,14 +379,14 @@ final class PushEndpoint implements Endpoint {
                     unit.succeed(null);
                 }
             }
-            if (!WRITE_STATE.compareAndSet(this, PENDING, COMPLETED)) {
+            if (!writeState.compareAndSet(PENDING, COMPLETED)) {
                 flush();
             }
         }
 
         @Override
         public void fail(Throwable failure) {
-            if (!COMPLETIONS.compareAndSet(this, 0, 1)) {
+            if (!completed.compareAndSet(false, true)) {
                 return;
             }
             LOG.debug("write failed on {}: {}", connection, failure.toString());
@@ -413,7 +396,7 @@ final class PushEndpoint implements Endpoint {
                 }
             }
             closed();
-            if (!WRITE_STATE.compareAndSet(this, PENDING, COMPLETED)) {
+            if (!writeState.compareAndSet(PENDING, COMPLETED)) {
                 flush();
             }
         }
