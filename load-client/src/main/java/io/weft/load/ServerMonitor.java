@@ -48,6 +48,7 @@ final class ServerMonitor {
         long wall = Math.max(1, end.wallNanos - begin.wallNanos);
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("elapsedMillis", wall / 1_000_000);
+        report.put("elapsedNanos", wall);
         if (end.cpuNanos >= 0 && begin.cpuNanos >= 0) {
             report.put("cpuPercent", round(100.0 * (end.cpuNanos - begin.cpuNanos) / wall / cores));
             report.put("cpuNanos", end.cpuNanos - begin.cpuNanos);
