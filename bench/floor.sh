@@ -20,7 +20,7 @@ for round in $(seq 1 "$ROUNDS"); do
         for server in "${SERVERS[@]}"; do
             port=$(free_port)
             start_server "$server" "$port"
-            clients=$transport; [[ $transport == websocket ]] && clients=lean-websocket
+            clients=lean-$transport
             driver 600 ladder --server-pid="$SERVER_PID" --server="$server" --transport="$clients" \
                 --urls="$(urls "$port")" --clients="$CLIENTS" --rooms="$ROOMS" --size=50 --rates="$RATES" \
                 $(ladder_times) --csv="$CSV" --label="round$round" || log "floor run: $server $transport failed"

@@ -4,8 +4,8 @@ package io.weft.load.bench;
  * The chat clients the ladder drives, on one of the bench's transports: client {@code i} is in room
  * {@code i % rooms}; a publish sends {@code {"t": <intended send time>, "p": <padding>}} to the room's channel, and
  * every message that arrives is reported with the intended time it carries ({@code System.nanoTime()} of this JVM,
- * where senders and receivers live). {@link LibraryChatLoad} runs on {@code io.weft.client}, {@link LeanSockets} on raw
- * websocket sockets; both speak plain Bayeux, to Weft, CometD or Faye alike.
+ * where senders and receivers live). {@link LibraryChatLoad} runs on {@code io.weft.client}, {@link LeanSockets} and
+ * {@link LeanPolls} on raw sockets; all speak plain Bayeux, to Weft, CometD or Faye alike.
  */
 interface ChatLoad extends AutoCloseable {
     /** Told of each arrival, on a client thread. */
@@ -17,8 +17,11 @@ interface ChatLoad extends AutoCloseable {
 
     /** Opens {@code clients} clients, each subscribed to its room, over the options' transport. */
     static ChatLoad open(ClientOptions options, int clients, int rooms, Arrivals arrivals) throws Exception {
-        return options.transport.lean() ? LeanSockets.open(options.urls, clients, rooms, arrivals)
-                : LibraryChatLoad.open(options, clients, rooms, arrivals);
+        return switch (options.transport) {
+            case LEAN_WEBSOCKET -> LeanSockets.open(options.urls, clients, rooms, arrivals);
+            case LEAN_LONG_POLLING -> LeanPolls.open(options.urls, clients, rooms, arrivals);
+            default -> LibraryChatLoad.open(options, clients, rooms, arrivals);
+        };
     }
 
     /** The channel of room {@code room}. */

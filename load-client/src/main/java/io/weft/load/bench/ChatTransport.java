@@ -6,15 +6,17 @@ import picocli.CommandLine.ITypeConverter;
 
 /**
  * How the bench's clients reach the server: Weft's client library ({@code io.weft.client}) over websocket,
- * long-polling or eventsource, or {@link LeanSockets}, raw websocket sockets that cost several times less per delivered message (the
- * ladder only). The lean client speaks the {@code websocket} connection type like any other, and is recorded so in the
- * CSV files: what differs is the load generator, not what the server sees.
+ * long-polling or eventsource, or the lean clients on raw sockets, which cost several times less per delivered message
+ * (the ladder only): {@link LeanSockets} over websocket, {@link LeanPolls} over long-polling. A lean client speaks its
+ * connection type like any other, and is recorded so in the CSV files: what differs is the load generator, not what
+ * the server sees.
  */
 enum ChatTransport {
     WEBSOCKET("websocket", LoadConfig.WEBSOCKET),
     LONG_POLLING("long-polling", LoadConfig.LONG_POLLING),
     EVENTSOURCE("eventsource", LoadConfig.EVENTSOURCE),
-    LEAN_WEBSOCKET("lean-websocket", LoadConfig.WEBSOCKET);
+    LEAN_WEBSOCKET("lean-websocket", LoadConfig.WEBSOCKET),
+    LEAN_LONG_POLLING("lean-long-polling", LoadConfig.LONG_POLLING);
 
     private final String flag;
     private final String connectionType;
@@ -29,9 +31,9 @@ enum ChatTransport {
         return connectionType;
     }
 
-    /** Whether the load comes from {@link LeanSockets} rather than {@code io.weft.client}. */
+    /** Whether the load comes from a lean client ({@link LeanSockets}, {@link LeanPolls}), not {@code io.weft.client}. */
     boolean lean() {
-        return this == LEAN_WEBSOCKET;
+        return this == LEAN_WEBSOCKET || this == LEAN_LONG_POLLING;
     }
 
     @Override
@@ -46,7 +48,7 @@ enum ChatTransport {
                 return each;
             }
         }
-        throw new IllegalArgumentException("websocket, long-polling, eventsource or lean-websocket: " + text);
+        throw new IllegalArgumentException("websocket, long-polling, eventsource, lean-websocket or lean-long-polling: " + text);
     }
 
     /** For picocli's {@code --transport}. */

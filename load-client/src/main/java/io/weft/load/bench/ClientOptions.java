@@ -13,8 +13,8 @@ final class ClientOptions {
     List<URI> urls;
 
     @Option(names = "--transport", defaultValue = "websocket", converter = ChatTransport.Converter.class,
-            description = "websocket or long-polling (io.weft.client), or lean-websocket (raw sockets; the ladder "
-                    + "only) [${DEFAULT-VALUE}].")
+            description = "websocket or long-polling (io.weft.client), or lean-websocket or lean-long-polling (raw "
+                    + "sockets; the ladder only) [${DEFAULT-VALUE}].")
     ChatTransport transport;
 
     @Option(names = "--max-threads", defaultValue = "64",
@@ -37,7 +37,7 @@ final class ClientOptions {
     /** The same, asking for the acknowledged-messages extension when {@code ack}. */
     Cohort cohort(boolean ack) throws Exception {
         if (transport.lean()) {
-            throw new IllegalArgumentException("--transport=lean-websocket drives the ladder only");
+            throw new IllegalArgumentException("--transport=" + transport + " drives the ladder only");
         }
         return new Cohort(new ClientRuntime(transport.connectionType(), maxThreads, false, ack), urls, inFlight,
                 connectSeconds);

@@ -29,7 +29,6 @@ import java.util.concurrent.TimeUnit;
  * answered. Frames it sends are masked with a zero key (allowed by RFC 6455, and free).
  */
 final class LeanSockets implements ChatLoad {
-    private static final byte[] T_FIELD = "\"t\":".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CONNECT_CHANNEL = "\"/meta/connect\"".getBytes(StandardCharsets.US_ASCII);
 
     private final List<Conn> conns = new ArrayList<>();
@@ -89,7 +88,7 @@ final class LeanSockets implements ChatLoad {
         String request = "GET " + url.getRawPath() + " HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort()
                 + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
                 + Base64.getEncoder().encodeToString(nonce) + "\r\nSec-WebSocket-Version: 13\r\n\r\n";
-        writeFully(channel, ByteBuffer.wrap(request.getBytes(StandardCharsets.US_ASCII)));
+        LeanScan.writeFully(channel, ByteBuffer.wrap(request.getBytes(StandardCharsets.US_ASCII)));
         Conn conn = new Conn(channel);
         String status = conn.readUpgradeResponse();
         if (!status.startsWith("HTTP/1.1 101")) {
@@ -126,18 +125,6 @@ final class LeanSockets implements ChatLoad {
         int start = at + name.length() + 4;
         int end = json.indexOf('"', start);
         return end < 0 ? null : json.substring(start, end);
-    }
-
-    private static void writeFully(SocketChannel channel, ByteBuffer buffer) throws IOException {
-        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (buffer.hasRemaining()) {
-            if (channel.write(buffer) == 0) {
-                if (System.nanoTime() > giveUp) {
-                    throw new IOException("lean client: the server has not read for 10 s");
-                }
-                Thread.onSpinWait();
-            }
-        }
     }
 
     private void readLoop() {
@@ -221,7 +208,7 @@ final class LeanSockets implements ChatLoad {
         /** Writes one whole frame; frames from the publishing thread and the selector thread never interleave. */
         private synchronized void write(ByteBuffer frame) {
             try {
-                writeFully(channel, frame);
+                LeanScan.writeFully(channel, frame);
             } catch (IOException x) {
                 throw new IllegalStateException("lean client: write failed: " + x.getMessage(), x);
             }
@@ -320,26 +307,7 @@ final class LeanSockets implements ChatLoad {
         }
 
         private void onText(byte[] bytes, int start, int end, long now) {
-            boolean connectReply = false;
-            for (int i = start; i < end; i++) {
-                if (bytes[i] == '"' && matches(bytes, i, end, T_FIELD)) {
-                    int j = i + T_FIELD.length;
-                    long t = 0;
-                    boolean digits = false;
-                    while (j < end && bytes[j] >= '0' && bytes[j] <= '9') {
-                        t = t * 10 + (bytes[j] - '0');
-                        j++;
-                        digits = true;
-                    }
-                    if (digits) {
-                        arrivals.arrived(t, now);
-                    }
-                    i = j - 1;
-                } else if (!connectReply && bytes[i] == '"' && matches(bytes, i, end, CONNECT_CHANNEL)) {
-                    connectReply = true;
-                }
-            }
-            if (connectReply) {
+            if (LeanScan.arrivals(bytes, start, end, now, arrivals, CONNECT_CHANNEL)) {
                 sendConnect();
             }
         }
@@ -359,15 +327,4 @@ final class LeanSockets implements ChatLoad {
         }
     }
 
-    private static boolean matches(byte[] bytes, int at, int end, byte[] what) {
-        if (end - at < what.length) {
-            return false;
-        }
-        for (int k = 0; k < what.length; k++) {
-            if (bytes[at + k] != what[k]) {
-                return false;
-            }
-        }
-        return true;
-    }
 }

@@ -36,7 +36,7 @@ class FloorServerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"websocket", "long-polling", "lean-websocket"})
+    @ValueSource(strings = {"websocket", "long-polling", "lean-websocket", "lean-long-polling"})
     void theLaddersMessagesAllArrive(String transport, @TempDir Path results) throws Exception {
         Path csv = results.resolve("ladder.csv");
         String url = "http://127.0.0.1:" + server.port() + "/cometd";

@@ -40,7 +40,7 @@ class LadderRunTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"websocket", "long-polling", "lean-websocket"})
+    @ValueSource(strings = {"websocket", "long-polling", "lean-websocket", "lean-long-polling"})
     void everyRateGetsARowInWhichTheWindowsMessagesArrived(String transport, @TempDir Path results) throws Exception {
         Path csv = results.resolve("ladder.csv");
         Path hlogs = results.resolve("hlog");
@@ -56,7 +56,7 @@ class LadderRunTest {
         List<String> lines = Files.readAllLines(csv);
         assertEquals(LadderStep.HEADER, lines.get(0));
         assertEquals(3, lines.size(), "a row per rate: " + lines);
-        String connectionType = transport.equals("long-polling") ? "long-polling" : "websocket";
+        String connectionType = transport.endsWith("long-polling") ? "long-polling" : "websocket";
         for (String row : lines.subList(1, 3)) {
             String[] cells = row.split(",", -1);
             assertEquals("weft", cells[0]);

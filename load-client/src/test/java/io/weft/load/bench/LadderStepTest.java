@@ -112,6 +112,8 @@ class LadderStepTest {
         assertEquals(ChatTransport.LEAN_WEBSOCKET, ChatTransport.parse("lean-websocket"));
         assertEquals(ChatTransport.LONG_POLLING, ChatTransport.parse("Long-Polling"));
         assertEquals("websocket", ChatTransport.LEAN_WEBSOCKET.connectionType());
+        assertEquals(ChatTransport.LEAN_LONG_POLLING, ChatTransport.parse("lean-long-polling"));
+        assertEquals("long-polling", ChatTransport.LEAN_LONG_POLLING.connectionType());
         assertThrows(IllegalArgumentException.class, () -> ChatTransport.parse("carrier-pigeon"));
     }
 }
