@@ -4,12 +4,12 @@
 # same bytes), beside Weft, CometD 9 and Faye under the same load: side-by-side.sh's chat load (1,000 clients, 100
 # rooms, 50-byte messages, the ladder up to each server's knee), both transports, servers alternated within each
 # round (floor, weft, cometd, faye), the server pinned to one core and the client to the other as everywhere here.
-# Default: 5 rounds (about 45 minutes). BENCH_SHORT=1: 1 round, 200 clients in 20 rooms, two rates (about 3 minutes).
+# Default: 5 rounds (about 55 minutes). BENCH_SHORT=1: 1 round, 200 clients in 20 rooms, two rates (about 3 minutes).
 # Writes docs/benchmarks/floor.csv and floor.md (floor-summary.py: per transport and fixed rate, each server's CPU
 # per delivered message as the median of the rounds with their range, and its ratio to the floor's; saturation and
 # p99 likewise).
 source "$(dirname "$0")/lib.sh"
-ROUNDS=5; CLIENTS=1000; ROOMS=100; RATES=10000,20000,40000,60000,80000,120000,160000
+ROUNDS=5; CLIENTS=1000; ROOMS=100; RATES=10000,20000,40000,60000,80000,120000,160000,200000,240000
 short && { ROUNDS=1; CLIENTS=200; ROOMS=20; RATES=2500,5000; }
 SERVERS=(floor weft cometd faye)
 bench_deadline $(( ROUNDS * 900 + 600 ))
