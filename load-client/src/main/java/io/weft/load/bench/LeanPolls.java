@@ -86,7 +86,7 @@ final class LeanPolls implements ChatLoad {
         Response shook = client.poll.exchange("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
                 + "\"minimumVersion\":\"1.0\",\"supportedConnectionTypes\":[\"long-polling\"],\"id\":\"1\"}]");
         String reply = shook.text();
-        client.clientId = field(reply, "clientId");
+        client.clientId = LeanScan.field(reply, "clientId");
         if (shook.status != 200 || client.clientId == null || !reply.contains("\"successful\":true")) {
             client.close();
             throw new IOException("lean client: handshake failed: " + shook.status + " " + reply);
@@ -100,16 +100,6 @@ final class LeanPolls implements ChatLoad {
             throw new IOException("lean client: subscribe failed: " + subscribed.text());
         }
         return client;
-    }
-
-    private static String field(String json, String name) {
-        int at = json.indexOf("\"" + name + "\":\"");
-        if (at < 0) {
-            return null;
-        }
-        int start = at + name.length() + 4;
-        int end = json.indexOf('"', start);
-        return end < 0 ? null : json.substring(start, end);
     }
 
     /** Publishes {@code {"t": sentNanos, "p": padding}} to room {@code room} from client {@code member}. */

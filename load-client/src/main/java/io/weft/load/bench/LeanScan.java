@@ -6,7 +6,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
-/** What the lean clients ({@link LeanSockets}, {@link LeanPolls}) share: finding arrivals in bytes, and writing. */
+/** What the lean clients ({@link LeanSockets}, {@link LeanPolls}) share: finding arrivals and fields, and writing. */
 final class LeanScan {
     private static final byte[] T_FIELD = "\"t\":".getBytes(StandardCharsets.US_ASCII);
 
@@ -42,6 +42,17 @@ final class LeanScan {
             }
         }
         return flagged;
+    }
+
+    /** The value of the string field {@code name} in a setup reply ({@code "name":"value"}), or null. */
+    static String field(String json, String name) {
+        int at = json.indexOf("\"" + name + "\":\"");
+        if (at < 0) {
+            return null;
+        }
+        int start = at + name.length() + 4;
+        int end = json.indexOf('"', start);
+        return end < 0 ? null : json.substring(start, end);
     }
 
     static boolean matches(byte[] bytes, int at, int end, byte[] what) {

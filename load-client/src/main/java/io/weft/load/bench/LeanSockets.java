@@ -98,7 +98,7 @@ final class LeanSockets implements ChatLoad {
         conn.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\",\"minimumVersion\":\"1.0\","
                 + "\"supportedConnectionTypes\":[\"websocket\"],\"id\":\"1\"}]");
         String reply = conn.readTextBlocking();
-        conn.clientId = field(reply, "clientId");
+        conn.clientId = LeanScan.field(reply, "clientId");
         if (conn.clientId == null || !reply.contains("\"successful\":true")) {
             channel.close();
             throw new IOException("lean client: handshake failed: " + reply);
@@ -115,16 +115,6 @@ final class LeanSockets implements ChatLoad {
         }
         conn.sendConnect();
         return conn;
-    }
-
-    private static String field(String json, String name) {
-        int at = json.indexOf("\"" + name + "\":\"");
-        if (at < 0) {
-            return null;
-        }
-        int start = at + name.length() + 4;
-        int end = json.indexOf('"', start);
-        return end < 0 ? null : json.substring(start, end);
     }
 
     private void readLoop() {
