@@ -54,6 +54,25 @@ final class RawHttp implements AutoCloseable {
         out.flush();
     }
 
+    /**
+     * Writes the head of a POST and the first part of its body, the rest never sent: {@code framing} is the header
+     * line that says how long the body is (a Content-Length or {@code Transfer-Encoding: chunked}), without its CRLF.
+     */
+    void postUnfinished(String framing, String bodyStart) throws IOException {
+        String head = "POST " + uri.getPath() + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
+                + "\r\nContent-Type: application/json\r\n" + framing + "\r\n" + extraHeaders + "\r\n";
+        out.write((head + bodyStart).getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    /** Waits (at most the socket's 10 s timeout) for the server to close the connection, with nothing more sent. */
+    void awaitClosedByServer() throws IOException {
+        int b = in.read();
+        if (b >= 0) {
+            throw new IOException("expected the server to close the connection, got more bytes: " + (char) b);
+        }
+    }
+
     /** Reads one response (status line, headers, a Content-Length body). */
     String[] read() throws IOException {
         String head = readHead();
