@@ -66,7 +66,7 @@ done
 {
     echo "# Where each server's CPU per delivered message goes"
     echo
-    echo "\`bench/cpu-profile.sh $RATE\`${WEFT_VARIANTS:+ (Weft variants: $WEFT_VARIANTS)}, ${CPU_ROUNDS:-1} round(s)," \
+    echo "\`${CPU_SERVERS:+CPU_SERVERS=\"$CPU_SERVERS\" }${CPU_TRANSPORTS:+CPU_TRANSPORTS=$CPU_TRANSPORTS }bench/cpu-profile.sh $RATE\`${WEFT_VARIANTS:+ (Weft variants: $WEFT_VARIANTS)}, ${CPU_ROUNDS:-1} round(s)," \
         "$CLIENTS clients in $ROOMS rooms, 50 B, from $STARTED, Weft at \`$(git -C "$ROOT" rev-parse --short HEAD)\`;" \
         "load average $LOAD_BEFORE before, $(load_avg) after. Each server pinned to one core, the load to the other."
     echo
