@@ -5,6 +5,9 @@
 # rooms, 50-byte messages, the ladder up to each server's knee), both transports, servers alternated within each
 # round (floor, weft, cometd, faye), the server pinned to one core and the client to the other as everywhere here.
 # Default: 5 rounds (about 55 minutes). BENCH_SHORT=1: 1 round, 200 clients in 20 rooms, two rates (about 3 minutes).
+# FLOOR_TRANSPORTS="long-polling" (or "websocket") runs one transport and replaces only its rows in floor.csv (each
+# transport's servers are compared with each other, alternated within its own run). FLOOR_PREWARM_MS (default 10000)
+# lengthens the pre-warm rung at the first rate, so that the JVM servers' JIT compiler is done before it is measured.
 # Writes docs/benchmarks/floor.csv and floor.md (floor-summary.py: per transport and fixed rate, each server's CPU
 # per delivered message as the median of the rounds with their range, and its ratio to the floor's; saturation and
 # p99 likewise).
@@ -14,16 +17,25 @@ short && { ROUNDS=1; CLIENTS=200; ROOMS=20; RATES=2500,5000; }
 SERVERS=(floor weft cometd faye)
 bench_deadline $(( ROUNDS * 900 + 600 ))
 bench_build
-CSV="$OUT/floor.csv"; rm -f "$CSV"
+CSV="$OUT/floor.csv"
+TRANSPORTS=${FLOOR_TRANSPORTS:-websocket long-polling}
+if [[ -n "${FLOOR_TRANSPORTS:-}" && -f "$CSV" ]]; then
+    kept=$(mktemp)
+    awk -F, -v drop=" $TRANSPORTS " 'NR == 1 || index(drop, " " $2 " ") == 0' "$CSV" > "$kept" && mv "$kept" "$CSV"
+else
+    rm -f "$CSV"
+fi
+times=$(ladder_times)
+[[ -n "${FLOOR_PREWARM_MS:-}" ]] && times=$(sed "s/--prewarm-ms=[0-9]*/--prewarm-ms=$FLOOR_PREWARM_MS/" <<< "$times")
 for round in $(seq 1 "$ROUNDS"); do
-    for transport in websocket long-polling; do
+    for transport in $TRANSPORTS; do
         for server in "${SERVERS[@]}"; do
             port=$(free_port)
             start_server "$server" "$port"
             clients=lean-$transport
             driver 600 ladder --server-pid="$SERVER_PID" --server="$server" --transport="$clients" \
                 --urls="$(urls "$port")" --clients="$CLIENTS" --rooms="$ROOMS" --size=50 --rates="$RATES" \
-                $(ladder_times) --csv="$CSV" --label="round$round" || log "floor run: $server $transport failed"
+                $times --csv="$CSV" --label="round$round" || log "floor run: $server $transport failed"
             stop_server
         done
     done
