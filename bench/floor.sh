@@ -17,6 +17,7 @@ short && { ROUNDS=1; CLIENTS=200; ROOMS=20; RATES=2500,5000; }
 SERVERS=(floor weft cometd faye)
 bench_deadline $(( ROUNDS * 900 + 600 ))
 bench_build
+STARTED="$(date -u '+%Y-%m-%d %H:%M') UTC"
 CSV="$OUT/floor.csv"
 TRANSPORTS=${FLOOR_TRANSPORTS:-websocket long-polling}
 if [[ -n "${FLOOR_TRANSPORTS:-}" && -f "$CSV" ]]; then
@@ -40,7 +41,18 @@ for round in $(seq 1 "$ROUNDS"); do
         done
     done
 done
-python3 "$BENCH_DIR/floor-summary.py" "$CSV" > "$OUT/floor.md"
+# The page: a header for this run, the tables, and the previous page's "## Reading it" section (hand-written) kept.
+reading=$( [[ -f "$OUT/floor.md" ]] && sed -n '/^## Reading it/,$p' "$OUT/floor.md" || true)
+{
+    echo "# The floor: Weft, CometD 9 and Faye against what the machine charges"
+    echo
+    echo "\`${FLOOR_TRANSPORTS:+FLOOR_TRANSPORTS=$FLOOR_TRANSPORTS }${FLOOR_PREWARM_MS:+FLOOR_PREWARM_MS=$FLOOR_PREWARM_MS }bench/floor.sh\`" \
+        "($ROUNDS rounds), from $STARTED, Weft at \`$(git -C "$ROOT" rev-parse --short HEAD)\`${FLOOR_TRANSPORTS:+ (the rows of the other transport kept from an earlier run)}." \
+        "$CLIENTS clients in $ROOMS rooms, 50-byte messages, the lean clients; server pinned to one core, load to the other."
+    echo
+    python3 "$BENCH_DIR/floor-summary.py" "$CSV"
+    [[ -n "$reading" ]] && { echo; echo "$reading"; }
+} > "$OUT/floor.md.new" && mv "$OUT/floor.md.new" "$OUT/floor.md"
 cat "$OUT/floor.md"
 for transport in websocket long-polling; do
     chart --csv="$CSV" --out="$OUT/floor-$transport-cpu.png" --where="transport=$transport" \
