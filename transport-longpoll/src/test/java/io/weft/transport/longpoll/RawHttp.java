@@ -43,9 +43,7 @@ final class RawHttp implements AutoCloseable {
     /** Writes a POST of a JSON body, without waiting for anything. */
     void post(String json, String cookie) throws IOException {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
-        String head = "POST " + uri.getPath() + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
-                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n" + extraHeaders
-                + (cookie == null ? "" : "Cookie: BAYEUX_BROWSER=" + cookie + "\r\n") + "\r\n";
+        String head = postHead("Content-Length: " + body.length, cookie);
         // One write, so the server reads the whole request at once and nothing of the next one with it.
         ByteArrayOutputStream request = new ByteArrayOutputStream();
         request.write(head.getBytes(StandardCharsets.US_ASCII));
@@ -59,10 +57,15 @@ final class RawHttp implements AutoCloseable {
      * line that says how long the body is (a Content-Length or {@code Transfer-Encoding: chunked}), without its CRLF.
      */
     void postUnfinished(String framing, String bodyStart) throws IOException {
-        String head = "POST " + uri.getPath() + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
-                + "\r\nContent-Type: application/json\r\n" + framing + "\r\n" + extraHeaders + "\r\n";
-        out.write((head + bodyStart).getBytes(StandardCharsets.UTF_8));
+        out.write((postHead(framing, null) + bodyStart).getBytes(StandardCharsets.UTF_8));
         out.flush();
+    }
+
+    /** The head of a JSON POST, up to and including the blank line; {@code framing} says how long the body is. */
+    private String postHead(String framing, String cookie) {
+        return "POST " + uri.getPath() + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
+                + "\r\nContent-Type: application/json\r\n" + framing + "\r\n" + extraHeaders
+                + (cookie == null ? "" : "Cookie: BAYEUX_BROWSER=" + cookie + "\r\n") + "\r\n";
     }
 
     /** Waits (at most the socket's 10 s timeout) for the server to close the connection, with nothing more sent. */
