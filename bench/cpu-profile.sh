@@ -45,9 +45,7 @@ for transport in ${CPU_TRANSPORTS:-websocket long-polling}; do
             --clients="$CLIENTS" --rooms="$ROOMS" --size=50 --rates="$RATE" --prewarm-ms="$WARM" --warmup-ms=3000 \
             --measure-ms="$MEASURE" --knee-p99-ms=60000 --csv="$CSV" --label="round$round" > "$base.out" 2>&1 &
         ladder=$!
-        # The window lies inside the measured rung: it starts once the pre-warm rung and the warm-up are over.
-        for _ in $(seq 1 600); do grep -q '^prewarm:' "$base.out" && break; kill -0 "$ladder" 2>/dev/null || break; sleep 0.5; done
-        sleep 3.5
+        await_measured_rung "$base.out" "$ladder" # the window lies inside the measured rung
         pid=$(server_main_pid)
         if [[ $server != faye ]]; then
             jcmd "$pid" JFR.start name=cpu settings="$BENCH_DIR/cpu-profile.jfc" filename="$base.jfr" \

@@ -179,6 +179,14 @@ latency_chart() {
 rss_bytes() { awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"; }
 
 # The JVM (child of the process-group leader started by start_server) or node process id.
+# await_measured_rung OUT_FILE LADDER_PID: returns once a one-rate ladder started with --warmup-ms=3000, its output
+# going to OUT_FILE, is inside its measured rung (the pre-warm rung reported, then the warm-up over), or has ended.
+await_measured_rung() {
+    local out=$1 ladder=$2
+    for _ in $(seq 1 600); do grep -q '^prewarm:' "$out" && break; kill -0 "$ladder" 2>/dev/null || break; sleep 0.5; done
+    sleep 3.5
+}
+
 server_main_pid() {
     local pid=$SERVER_PID child
     child=$(pgrep -P "$pid" | head -1 || true)

@@ -29,9 +29,7 @@ for transport in ${SYSCALL_TRANSPORTS:-websocket long-polling}; do
             --prewarm-ms="$WARM" --warmup-ms=3000 --measure-ms="$MEASURE" --knee-p99-ms=60000 --csv="$CSV" \
             --label="$server-$transport" > "$base.out" 2>&1 &
         ladder=$!
-        # The window lies inside the measured rung: it starts once the pre-warm rung and the warm-up are over.
-        for _ in $(seq 1 600); do grep -q '^prewarm:' "$base.out" && break; kill -0 "$ladder" 2>/dev/null || break; sleep 0.5; done
-        sleep 3.5
+        await_measured_rung "$base.out" "$ladder" # the window lies inside the measured rung
         pid=$(server_main_pid)
         timeout -s INT "$WINDOW" strace -c -f -qq -o "$base.strace" -p "$(ls /proc/"$pid"/task | paste -sd,)" \
             >/dev/null 2>&1 || true
