@@ -70,6 +70,11 @@ public final class LoadServer implements Callable<Integer> {
                     + "than a server facing the internet allows (its default is 1000) [${DEFAULT-VALUE}].")
     int maxSessionsPerAddress;
 
+    @Option(names = "--max-connections-per-address", defaultValue = "1000000",
+            description = "Connections one client address may have open, for the same reason (the server's default is "
+                    + "2000) [${DEFAULT-VALUE}].")
+    int maxConnectionsPerAddress;
+
     @Option(names = "--extensions", split = ",", defaultValue = "ack,timesync",
             description = "Server extensions to install: ack, timesync, or none (the benchmarks measure Weft as the "
                     + "peers run, without) [${DEFAULT-VALUE}].")
@@ -96,7 +101,8 @@ public final class LoadServer implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Running running = start(new Settings(host, port, context, maxThreads,
-                ServerOptions.builder().timeout(timeout).maxSessionsPerAddress(maxSessionsPerAddress).build(),
+                ServerOptions.builder().timeout(timeout).maxSessionsPerAddress(maxSessionsPerAddress)
+                        .maxConnectionsPerAddress(maxConnectionsPerAddress).build(),
                 Extension.parse(extensions), jettyDefaults, redis, redisSharded), System.out);
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {

@@ -14,6 +14,11 @@ public enum Limit {
     CHANNEL_DEPTH("maxChannelDepth"),
     /** A subscription that would create channels past {@link ServerOptions#maxChannels()}. */
     CHANNELS("maxChannels"),
+    /**
+     * A subscription that would make one address's subscriptions have created more than
+     * {@link ServerOptions#maxChannelsPerAddress()} channels.
+     */
+    CHANNELS_PER_ADDRESS("maxChannelsPerAddress"),
     /** A client subscription to {@code /*} or {@code /**} while {@link ServerOptions#clientRootWildcards()} is off. */
     ROOT_WILDCARD("clientRootWildcards"),
     /** A handshake past {@link ServerOptions#maxSessions()}. */
@@ -32,14 +37,30 @@ public enum Limit {
     MESSAGE_SIZE("maxMessageSize"),
     /** A message that found its session's queue full ({@link ServerOptions#maxQueue()}): dropped, or disconnected. */
     QUEUE("maxQueue"),
+    /**
+     * A message that found its session's queue holding {@link ServerOptions#maxQueueBytes()} bytes: the oldest
+     * dropped to make room (each counted), or the session disconnected.
+     */
+    QUEUE_BYTES("maxQueueBytes"),
     /** An unacknowledged message forgotten past {@link ServerOptions#maxUnacknowledged()}. */
     UNACKNOWLEDGED("maxUnacknowledged"),
+    /** An unacknowledged message forgotten past {@link ServerOptions#maxUnacknowledgedBytes()}. */
+    UNACKNOWLEDGED_BYTES("maxUnacknowledgedBytes"),
+    /**
+     * A message its client reported lost, forgotten instead of sent again: the session had been sent again
+     * {@link ServerOptions#maxResendBytes()} bytes without acknowledging as much.
+     */
+    RESENDS("maxResendBytes"),
     /**
      * A WebSocket closed with 1008 because more than {@link ServerOptions#maxPendingFrames()} replies waited to be
      * written, or (on the Jakarta mount) more than that many of its client's batches waited for their replies: a
      * client that sends without reading.
      */
-    PENDING_FRAMES("maxPendingFrames");
+    PENDING_FRAMES("maxPendingFrames"),
+    /** A connection closed as it opened: its address had {@link ServerOptions#maxConnectionsPerAddress()} open. */
+    CONNECTIONS_PER_ADDRESS("maxConnectionsPerAddress"),
+    /** A connection closed because a request head took longer than {@link ServerOptions#requestHeadTimeout()}. */
+    REQUEST_HEAD("requestHeadTimeout");
 
     private final String option;
 

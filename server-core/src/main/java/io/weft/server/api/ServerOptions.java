@@ -18,10 +18,13 @@ import java.util.Objects;
  * @param maxInterval how long a session lives after a {@code /meta/connect} reply without the next
  *     {@code /meta/connect} arriving, on top of {@code interval} (default 10000). Advised to clients.
  * @param maxQueue how many messages a session may have queued (default 10000).
+ * @param maxQueueBytes how many bytes of messages (their JSON) a session may have queued (default 524288); a message
+ *     larger than that is still queued alone, when the queue is empty. Past either bound {@code queueOverflow} applies.
  * @param queueOverflow what happens when a message arrives for a session whose queue is full (default
  *     {@link OverflowPolicy#DROP_OLDEST}).
  * @param maxMessageSize the largest request body (long-polling) or text frame (websocket) accepted, in bytes (default
- *     65536). Larger input is refused without being read whole.
+ *     65536). Larger input is refused without being read whole. Also the most bytes of queued messages one WebSocket
+ *     frame, eventsource event or long-polling response carries (a larger message still goes, alone).
  * @param maxMessagesPerFrame the most messages written in one WebSocket frame (default 100); what remains goes in the
  *     next frame.
  * @param sweepPeriod how often unused channels are looked for and removed (default 1000).
@@ -46,10 +49,19 @@ import java.util.Objects;
  *     channels may set less.
  * @param maxUnacknowledged how many delivered but unacknowledged messages the acknowledgement extension keeps per
  *     session to send again (default 10000); past it the oldest are forgotten and counted.
+ * @param maxUnacknowledgedBytes how many bytes of delivered but unacknowledged messages the acknowledgement extension
+ *     keeps per session (default 524288); past it the oldest are forgotten and counted.
+ * @param maxResendBytes how many bytes the acknowledgement extension may send again to one session, for batches its
+ *     client reports lost, before the client acknowledges anything more (default 1048576): each byte the client
+ *     acknowledges earns one back, up to this. A lost batch past it is forgotten and counted, so a client that
+ *     repeats an old acknowledgement cannot make the server send its backlog again and again.
  * @param maxChannelLength the longest channel name a client may use, in characters (default 255).
  * @param maxChannelDepth the most segments a channel name a client uses may have (default 32).
  * @param maxChannels how many channels may exist before client subscriptions that would create more are refused
  *     (default 200000). Channels server code creates count, but are never refused.
+ * @param maxChannelsPerAddress how many channels the subscriptions of one remote address (all its sessions) may have
+ *     created and not yet seen removed (default 20000), so that one address cannot fill {@code maxChannels} for
+ *     everyone.
  * @param clientRootWildcards whether clients may subscribe to {@code /*} and {@code /**}, which receive every
  *     broadcast on the server (default false). Server code may always.
  * @param maxSessions how many sessions may be live at once; handshakes past it are refused (default 100000).
@@ -67,12 +79,19 @@ import java.util.Objects;
  *     reading stalls only itself. The same bound applies to an {@code eventsource} stream's replies.
  * @param eventSourceHeartbeat how long an {@code eventsource} stream may go without a write before the server writes
  *     a comment line on it (default 15000), so that proxies which cut idle connections keep it open.
+ * @param maxConnectionsPerAddress how many connections one remote address may have open at once, where the mount can
+ *     count them (embedded Jetty); past it a new connection is closed at once and counted (default 2000).
+ * @param requestHeadTimeout how long an HTTP/1.1 request head (request line and headers) may take to arrive whole,
+ *     from its first byte, where the mount can see it (embedded Jetty) (default 10000); past it the connection is
+ *     closed and counted. The connection's idle timeout restarts with every byte, so it alone does not stop a head
+ *     trickled a byte at a time.
  */
 public record ServerOptions(
         long timeout,
         long interval,
         long maxInterval,
         int maxQueue,
+        int maxQueueBytes,
         OverflowPolicy queueOverflow,
         int maxMessageSize,
         int maxMessagesPerFrame,
@@ -88,9 +107,12 @@ public record ServerOptions(
         boolean requireHandshakePerConnection,
         long maxLazyTimeout,
         int maxUnacknowledged,
+        int maxUnacknowledgedBytes,
+        int maxResendBytes,
         int maxChannelLength,
         int maxChannelDepth,
         int maxChannels,
+        int maxChannelsPerAddress,
         boolean clientRootWildcards,
         int maxSessions,
         int maxSessionsPerAddress,
@@ -99,7 +121,9 @@ public record ServerOptions(
         int maxMessagesPerBatch,
         int maxJsonDepth,
         int maxPendingFrames,
-        long eventSourceHeartbeat) {
+        long eventSourceHeartbeat,
+        int maxConnectionsPerAddress,
+        long requestHeadTimeout) {
 
     /** What happens to a message that arrives for a session whose queue is full. */
     public enum OverflowPolicy {
@@ -142,6 +166,7 @@ public record ServerOptions(
         requireAtLeast("interval", interval, 0);
         requireAtLeast("maxInterval", maxInterval, 1);
         requireAtLeast("maxQueue", maxQueue, 1);
+        requireAtLeast("maxQueueBytes", maxQueueBytes, 1024);
         Objects.requireNonNull(queueOverflow, "queueOverflow");
         requireAtLeast("maxMessageSize", maxMessageSize, 1024);
         requireAtLeast("maxMessagesPerFrame", maxMessagesPerFrame, 1);
@@ -151,9 +176,12 @@ public record ServerOptions(
         Objects.requireNonNull(browserCookie, "browserCookie");
         requireAtLeast("maxLazyTimeout", maxLazyTimeout, 0);
         requireAtLeast("maxUnacknowledged", maxUnacknowledged, 1);
+        requireAtLeast("maxUnacknowledgedBytes", maxUnacknowledgedBytes, 1024);
+        requireAtLeast("maxResendBytes", maxResendBytes, 0);
         requireAtLeast("maxChannelLength", maxChannelLength, 2);
         requireAtLeast("maxChannelDepth", maxChannelDepth, 1);
         requireAtLeast("maxChannels", maxChannels, 1);
+        requireAtLeast("maxChannelsPerAddress", maxChannelsPerAddress, 1);
         requireAtLeast("maxSessions", maxSessions, 1);
         requireAtLeast("maxSessionsPerAddress", maxSessionsPerAddress, 1);
         requireAtLeast("maxLiveSessionsPerBrowser", maxLiveSessionsPerBrowser, 1);
@@ -162,6 +190,8 @@ public record ServerOptions(
         requireAtLeast("maxJsonDepth", maxJsonDepth, 2);
         requireAtLeast("maxPendingFrames", maxPendingFrames, 2);
         requireAtLeast("eventSourceHeartbeat", eventSourceHeartbeat, 100);
+        requireAtLeast("maxConnectionsPerAddress", maxConnectionsPerAddress, 1);
+        requireAtLeast("requestHeadTimeout", requestHeadTimeout, 1);
         allowedOrigins = List.copyOf(Objects.requireNonNull(allowedOrigins, "allowedOrigins"));
         for (String origin : allowedOrigins) {
             if (!origin.equals("*") && !origin.matches("[a-zA-Z][a-zA-Z0-9+.-]*://[^/\\s]+")) {
@@ -234,6 +264,7 @@ public record ServerOptions(
         private long interval = 0;
         private long maxInterval = 10_000;
         private int maxQueue = 10_000;
+        private int maxQueueBytes = 512 * 1024;
         private OverflowPolicy queueOverflow = OverflowPolicy.DROP_OLDEST;
         private int maxMessageSize = 65_536;
         private int maxMessagesPerFrame = 100;
@@ -249,9 +280,12 @@ public record ServerOptions(
         private boolean requireHandshakePerConnection = false;
         private long maxLazyTimeout = 5_000;
         private int maxUnacknowledged = 10_000;
+        private int maxUnacknowledgedBytes = 512 * 1024;
+        private int maxResendBytes = 1024 * 1024;
         private int maxChannelLength = 255;
         private int maxChannelDepth = 32;
         private int maxChannels = 200_000;
+        private int maxChannelsPerAddress = 20_000;
         private boolean clientRootWildcards = false;
         private int maxSessions = 100_000;
         private int maxSessionsPerAddress = 1_000;
@@ -261,6 +295,8 @@ public record ServerOptions(
         private int maxJsonDepth = 64;
         private int maxPendingFrames = 16;
         private long eventSourceHeartbeat = 15_000;
+        private int maxConnectionsPerAddress = 2_000;
+        private long requestHeadTimeout = 10_000;
 
         private Builder() {
         }
@@ -270,6 +306,7 @@ public record ServerOptions(
             interval = o.interval;
             maxInterval = o.maxInterval;
             maxQueue = o.maxQueue;
+            maxQueueBytes = o.maxQueueBytes;
             queueOverflow = o.queueOverflow;
             maxMessageSize = o.maxMessageSize;
             maxMessagesPerFrame = o.maxMessagesPerFrame;
@@ -285,9 +322,12 @@ public record ServerOptions(
             requireHandshakePerConnection = o.requireHandshakePerConnection;
             maxLazyTimeout = o.maxLazyTimeout;
             maxUnacknowledged = o.maxUnacknowledged;
+            maxUnacknowledgedBytes = o.maxUnacknowledgedBytes;
+            maxResendBytes = o.maxResendBytes;
             maxChannelLength = o.maxChannelLength;
             maxChannelDepth = o.maxChannelDepth;
             maxChannels = o.maxChannels;
+            maxChannelsPerAddress = o.maxChannelsPerAddress;
             clientRootWildcards = o.clientRootWildcards;
             maxSessions = o.maxSessions;
             maxSessionsPerAddress = o.maxSessionsPerAddress;
@@ -297,6 +337,8 @@ public record ServerOptions(
             maxJsonDepth = o.maxJsonDepth;
             maxPendingFrames = o.maxPendingFrames;
             eventSourceHeartbeat = o.eventSourceHeartbeat;
+            maxConnectionsPerAddress = o.maxConnectionsPerAddress;
+            requestHeadTimeout = o.requestHeadTimeout;
         }
 
         public Builder timeout(long millis) {
@@ -316,6 +358,11 @@ public record ServerOptions(
 
         public Builder maxQueue(int messages) {
             this.maxQueue = messages;
+            return this;
+        }
+
+        public Builder maxQueueBytes(int bytes) {
+            this.maxQueueBytes = bytes;
             return this;
         }
 
@@ -394,6 +441,16 @@ public record ServerOptions(
             return this;
         }
 
+        public Builder maxUnacknowledgedBytes(int bytes) {
+            this.maxUnacknowledgedBytes = bytes;
+            return this;
+        }
+
+        public Builder maxResendBytes(int bytes) {
+            this.maxResendBytes = bytes;
+            return this;
+        }
+
         public Builder maxChannelLength(int characters) {
             this.maxChannelLength = characters;
             return this;
@@ -406,6 +463,11 @@ public record ServerOptions(
 
         public Builder maxChannels(int channels) {
             this.maxChannels = channels;
+            return this;
+        }
+
+        public Builder maxChannelsPerAddress(int channels) {
+            this.maxChannelsPerAddress = channels;
             return this;
         }
 
@@ -454,6 +516,16 @@ public record ServerOptions(
             return this;
         }
 
+        public Builder maxConnectionsPerAddress(int connections) {
+            this.maxConnectionsPerAddress = connections;
+            return this;
+        }
+
+        public Builder requestHeadTimeout(long millis) {
+            this.requestHeadTimeout = millis;
+            return this;
+        }
+
         /**
          * Sets one option from text, by its name, as configuration files and Servlet init-parameters give it: numbers
          * in decimal, booleans as {@code true} or {@code false}, {@code queueOverflow} as the policy's name,
@@ -471,6 +543,7 @@ public record ServerOptions(
                 case "interval" -> interval(parseLong(name, text));
                 case "maxInterval" -> maxInterval(parseLong(name, text));
                 case "maxQueue" -> maxQueue(parseInt(name, text));
+                case "maxQueueBytes" -> maxQueueBytes(parseInt(name, text));
                 case "queueOverflow" -> queueOverflow(parsePolicy(text));
                 case "maxMessageSize" -> maxMessageSize(parseInt(name, text));
                 case "maxMessagesPerFrame" -> maxMessagesPerFrame(parseInt(name, text));
@@ -494,9 +567,12 @@ public record ServerOptions(
                 case "requireHandshakePerConnection" -> requireHandshakePerConnection(parseBoolean(name, text));
                 case "maxLazyTimeout" -> maxLazyTimeout(parseLong(name, text));
                 case "maxUnacknowledged" -> maxUnacknowledged(parseInt(name, text));
+                case "maxUnacknowledgedBytes" -> maxUnacknowledgedBytes(parseInt(name, text));
+                case "maxResendBytes" -> maxResendBytes(parseInt(name, text));
                 case "maxChannelLength" -> maxChannelLength(parseInt(name, text));
                 case "maxChannelDepth" -> maxChannelDepth(parseInt(name, text));
                 case "maxChannels" -> maxChannels(parseInt(name, text));
+                case "maxChannelsPerAddress" -> maxChannelsPerAddress(parseInt(name, text));
                 case "clientRootWildcards" -> clientRootWildcards(parseBoolean(name, text));
                 case "maxSessions" -> maxSessions(parseInt(name, text));
                 case "maxSessionsPerAddress" -> maxSessionsPerAddress(parseInt(name, text));
@@ -506,6 +582,8 @@ public record ServerOptions(
                 case "maxJsonDepth" -> maxJsonDepth(parseInt(name, text));
                 case "maxPendingFrames" -> maxPendingFrames(parseInt(name, text));
                 case "eventSourceHeartbeat" -> eventSourceHeartbeat(parseLong(name, text));
+                case "maxConnectionsPerAddress" -> maxConnectionsPerAddress(parseInt(name, text));
+                case "requestHeadTimeout" -> requestHeadTimeout(parseLong(name, text));
                 default -> throw new IllegalArgumentException("no server option named '" + name + "'");
             }
             return this;
@@ -513,13 +591,14 @@ public record ServerOptions(
 
         /** @throws IllegalArgumentException naming the first option that is out of range */
         public ServerOptions build() {
-            return new ServerOptions(timeout, interval, maxInterval, maxQueue, queueOverflow, maxMessageSize,
-                    maxMessagesPerFrame, sweepPeriod, broadcastToPublisher, metaConnectDeliveryOnly,
+            return new ServerOptions(timeout, interval, maxInterval, maxQueue, maxQueueBytes, queueOverflow,
+                    maxMessageSize, maxMessagesPerFrame, sweepPeriod, broadcastToPublisher, metaConnectDeliveryOnly,
                     multiSessionInterval, maxSessionsPerBrowser, browserCookie, trustClientId, allowedOrigins,
-                    webSocketDeflate, requireHandshakePerConnection, maxLazyTimeout, maxUnacknowledged, maxChannelLength,
-                    maxChannelDepth, maxChannels, clientRootWildcards, maxSessions, maxSessionsPerAddress,
+                    webSocketDeflate, requireHandshakePerConnection, maxLazyTimeout, maxUnacknowledged,
+                    maxUnacknowledgedBytes, maxResendBytes, maxChannelLength, maxChannelDepth, maxChannels,
+                    maxChannelsPerAddress, clientRootWildcards, maxSessions, maxSessionsPerAddress,
                     maxLiveSessionsPerBrowser, maxSubscriptionsPerSession, maxMessagesPerBatch, maxJsonDepth,
-                    maxPendingFrames, eventSourceHeartbeat);
+                    maxPendingFrames, eventSourceHeartbeat, maxConnectionsPerAddress, requestHeadTimeout);
         }
     }
 }

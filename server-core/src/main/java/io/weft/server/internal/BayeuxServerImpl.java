@@ -39,9 +39,13 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Puts the engine together: codec, sessions, channel tree, extensions, listeners, broker, handlers, sweeps. */
 public final class BayeuxServerImpl implements BayeuxServer {
+    private static final Logger LOG = LoggerFactory.getLogger(BayeuxServerImpl.class);
+
     private final ServerOptions options;
     private final Scheduler scheduler;
     private final boolean ownsScheduler;
@@ -63,10 +67,11 @@ public final class BayeuxServerImpl implements BayeuxServer {
         this.options = Objects.requireNonNull(options, "options");
         this.scheduler = scheduler;
         this.ownsScheduler = ownsScheduler;
+        warnOfUnfairShares(options);
         this.codec = new JsonCodec(options.maxJsonDepth(), options.maxMessagesPerBatch(), refusals::count);
         EngineHooks hooks = new EngineHooks(options, listeners, extensions, guard);
         this.tree = new ChannelTree(hooks);
-        this.sessions = new SessionRegistry(options, scheduler, refusals, counters, hooks);
+        this.sessions = new SessionRegistry(options, scheduler, refusals, counters, hooks, codec::encodedLength);
         Delivery delivery = new Delivery(extensions);
         LocalFanOut fanOut = new LocalFanOut(tree, delivery, options.broadcastToPublisher(), guard);
         this.relay = new Relay(fanOut, codec, guard);
@@ -75,6 +80,18 @@ public final class BayeuxServerImpl implements BayeuxServer {
         this.engine = new EngineImpl(new EngineParts(this, codec, sessions, tree, extensions, publisher, listeners,
                 guard, refusals, counters, services::get));
         scheduleSweep();
+    }
+
+    /** A per-address share as large as its table lets one address fill the table for everyone: worth one line. */
+    private static void warnOfUnfairShares(ServerOptions options) {
+        if (options.maxSessionsPerAddress() >= options.maxSessions()) {
+            LOG.warn("maxSessionsPerAddress ({}) is not below maxSessions ({}): one address can take every session",
+                    options.maxSessionsPerAddress(), options.maxSessions());
+        }
+        if (options.maxChannelsPerAddress() >= options.maxChannels()) {
+            LOG.warn("maxChannelsPerAddress ({}) is not below maxChannels ({}): one address can create every channel",
+                    options.maxChannelsPerAddress(), options.maxChannels());
+        }
     }
 
     private void scheduleSweep() {

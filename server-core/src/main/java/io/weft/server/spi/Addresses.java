@@ -1,5 +1,6 @@
 package io.weft.server.spi;
 
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -42,5 +43,22 @@ public final class Addresses {
         }
         InetAddress ip = literal(address.getHostString());
         return ip == null ? address : new InetSocketAddress(ip, address.getPort());
+    }
+
+    /**
+     * What the per-address bounds count {@code address} under: the address itself for IPv4, its /64 prefix for IPv6
+     * (one subscriber line usually owns a whole /64, so counting single IPv6 addresses would bound nothing). Keys are
+     * equal when the bounds count them as one source.
+     */
+    public static Object key(InetAddress address) {
+        if (address instanceof Inet6Address) {
+            byte[] bytes = address.getAddress();
+            long prefix = 0;
+            for (int i = 0; i < 8; i++) {
+                prefix = (prefix << 8) | (bytes[i] & 0xff);
+            }
+            return prefix;
+        }
+        return address;
     }
 }

@@ -79,7 +79,9 @@ class ServerOptionsTest {
                 .webSocketDeflate(false).requireHandshakePerConnection(true).maxLazyTimeout(12).maxUnacknowledged(13)
                 .maxChannelLength(14).maxChannelDepth(15).maxChannels(16).clientRootWildcards(true).maxSessions(17)
                 .maxSessionsPerAddress(18).maxLiveSessionsPerBrowser(19).maxSubscriptionsPerSession(20)
-                .maxMessagesPerBatch(21).maxJsonDepth(22).maxPendingFrames(23).eventSourceHeartbeat(2400).build();
+                .maxMessagesPerBatch(21).maxJsonDepth(22).maxPendingFrames(23).eventSourceHeartbeat(2400)
+                .maxQueueBytes(4000).maxUnacknowledgedBytes(5000).maxResendBytes(6000).maxChannelsPerAddress(24)
+                .maxConnectionsPerAddress(25).requestHeadTimeout(26).build();
         ServerOptions.Builder byName = ServerOptions.builder();
         for (RecordComponent component : ServerOptions.class.getRecordComponents()) {
             Object value = component.getAccessor().invoke(custom);

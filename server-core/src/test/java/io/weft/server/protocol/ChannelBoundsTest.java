@@ -13,9 +13,11 @@ import io.weft.server.api.Limit;
 import io.weft.server.api.SecurityPolicy;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
+import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.Json;
 import io.weft.server.testing.ManualScheduler;
 import io.weft.server.testing.ScriptedClient;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -139,6 +141,40 @@ class ChannelBoundsTest {
         assertEquals(true, client.subscribe("/a/b/d").get("successful"), "one more fits");
         assertEquals(4, channels());
         assertEquals(1, server.getRefusals().get(Limit.CHANNELS));
+    }
+
+    @Test
+    void oneAddressCreatesAtMostItsShareOfTheChannelsAndAnotherIsServed() throws Exception {
+        start(ServerOptions.builder().maxChannels(100).maxChannelsPerAddress(10).build());
+        InMemoryTransport hostile = InMemoryTransport.polling(server).from(InetAddress.getByName("192.0.2.1"));
+        ScriptedClient first = new ScriptedClient(hostile, "h1");
+        first.handshake();
+        for (int i = 0; i < 9; i++) {
+            assertEquals(true, first.subscribe("/h/" + i).get("successful"), "channel " + i);
+        }
+        assertEquals(10, channels(), "/h and nine below it");
+        assertEquals("429:maxChannelsPerAddress:limit_exceeded", first.subscribe("/h/9").get("error"));
+        ScriptedClient second = new ScriptedClient(hostile, "h2");
+        second.handshake();
+        assertEquals("429:maxChannelsPerAddress:limit_exceeded", second.subscribe("/other").get("error"),
+                "the share is the address's, whatever the number of its sessions");
+        assertEquals(true, second.subscribe("/h/3").get("successful"), "channels that exist cost no share");
+
+        InMemoryTransport elsewhere = InMemoryTransport.polling(server).from(InetAddress.getByName("192.0.2.2"));
+        ScriptedClient bystander = new ScriptedClient(elsewhere, "b");
+        bystander.handshake();
+        assertEquals(true, bystander.subscribe("/room/1").get("successful"), "another address has its own share");
+        assertEquals(2, server.getRefusals().get(Limit.CHANNELS_PER_ADDRESS));
+
+        first.disconnect();
+        second.disconnect();
+        for (int sweep = 0; sweep < 6; sweep++) {
+            scheduler.advance(ServerOptions.defaults().sweepPeriod());
+        }
+        assertEquals(2, channels(), "the hostile address's channels are gone; the bystander's stay");
+        ScriptedClient later = new ScriptedClient(hostile, "h3");
+        later.handshake();
+        assertEquals(true, later.subscribe("/h/9").get("successful"), "removed channels give their share back");
     }
 
     @Test

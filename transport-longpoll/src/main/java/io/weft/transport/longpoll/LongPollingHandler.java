@@ -36,6 +36,13 @@ public final class LongPollingHandler extends Handler.Abstract {
         return watch.size();
     }
 
+    /** Guards the server's connectors (connections per address, request-head deadlines), once per server. */
+    @Override
+    protected void doStart() throws Exception {
+        ConnectionGuard.installOn(getServer(), transport.engine());
+        super.doStart();
+    }
+
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         transport.handle(new JettyExchange(request, response, callback, watch));

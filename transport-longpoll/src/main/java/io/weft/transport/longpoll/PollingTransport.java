@@ -59,6 +59,10 @@ final class PollingTransport {
     private final long graceMillis;
     private final boolean streams;
 
+    Engine engine() {
+        return engine;
+    }
+
     PollingTransport(Engine engine, boolean streams) {
         this(engine, BODY_MILLIS, IDLE_GRACE_MILLIS, streams);
     }

@@ -207,11 +207,14 @@ class EventSourceTest {
             for (int i = 0; i < 2000 && server.bayeux().getSession(page.clientId) != null; i++) {
                 publish("/firehose", kilobytes + i);
                 assertTrue(session.getQueueSize() <= 50, "bounded by maxQueue: " + session.getQueueSize());
+                assertTrue(session.getQueueSize() <= 512 * 1024 / (16 * 1024), "bounded by maxQueueBytes: "
+                        + session.getQueueSize());
             }
             Await.until(Duration.ofSeconds(10), () -> server.waitingRequests(), n -> n == 0,
                     "the stalled stream's write timed out and the stream was closed");
             assertTrue(session.getDroppedMessages() > 0, "what did not fit was dropped and counted");
-            assertTrue(server.bayeux().getRefusals().getOrDefault(Limit.QUEUE, 0L) > 0);
+            // 50 messages of 16 KB are past maxQueueBytes (512 KiB): the bytes bind first.
+            assertTrue(server.bayeux().getRefusals().getOrDefault(Limit.QUEUE_BYTES, 0L) > 0);
         }
     }
 

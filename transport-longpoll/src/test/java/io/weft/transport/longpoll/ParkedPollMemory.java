@@ -45,7 +45,8 @@ public final class ParkedPollMemory {
 
         // Polls stay parked for the whole run; the idle timeout is Jetty's default.
         ServerOptions bayeux = ServerOptions.builder().timeout(600_000).maxInterval(600_000)
-                .maxSessionsPerAddress(Integer.MAX_VALUE).build(); // every client is on 127.0.0.1
+                .maxSessionsPerAddress(Integer.MAX_VALUE)
+                .maxConnectionsPerAddress(Integer.MAX_VALUE).build(); // every client is on 127.0.0.1
         try (PollingServer server = PollingServer.start(mount, bayeux, 30_000, new QueuedThreadPool(), http, false)) {
             warmUp(server);
             Map<String, long[]> before = histogram();

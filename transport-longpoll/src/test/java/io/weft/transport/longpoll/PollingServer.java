@@ -150,6 +150,11 @@ final class PollingServer implements AutoCloseable {
         return bayeux;
     }
 
+    /** The guard the handler mount installs on the connector; null on the Servlet mount. */
+    ConnectionGuard guard() {
+        return jetty.getBean(ConnectionGuard.class);
+    }
+
     URI uri() {
         return URI.create(origin() + "/cometd");
     }

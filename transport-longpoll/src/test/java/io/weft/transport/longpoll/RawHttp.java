@@ -68,11 +68,18 @@ final class RawHttp implements AutoCloseable {
                 + (cookie == null ? "" : "Cookie: BAYEUX_BROWSER=" + cookie + "\r\n") + "\r\n";
     }
 
+    /** Writes {@code text} as it is (ISO-8859-1), without waiting for anything. */
+    void write(String text) throws IOException {
+        out.write(text.getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+    }
+
     /** Waits (at most the socket's 10 s timeout) for the server to close the connection, with nothing more sent. */
     void awaitClosedByServer() throws IOException {
-        int b = in.read();
-        if (b >= 0) {
-            throw new IOException("expected the server to close the connection, got more bytes: " + (char) b);
+        byte[] more = in.readAllBytes();
+        if (more.length > 0) {
+            throw new IOException("expected the server to close the connection, got more bytes: "
+                    + new String(more, StandardCharsets.ISO_8859_1));
         }
     }
 

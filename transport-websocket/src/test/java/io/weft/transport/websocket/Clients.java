@@ -1,5 +1,6 @@
 package io.weft.transport.websocket;
 
+import java.net.InetSocketAddress;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
@@ -17,8 +18,16 @@ final class Clients implements BeforeAllCallback, AfterAllCallback {
     private final WebSocketClient webSocket;
 
     Clients() {
+        this(null);
+    }
+
+    /** Clients whose connections come from {@code address} (a loopback address such as 127.0.0.2), if not null. */
+    Clients(String address) {
         http = new HttpClient();
         http.setHttpCookieStore(new HttpCookieStore.Empty());
+        if (address != null) {
+            http.setBindAddress(new InetSocketAddress(address, 0));
+        }
         webSocket = new WebSocketClient(http);
     }
 

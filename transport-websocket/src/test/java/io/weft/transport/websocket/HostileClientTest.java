@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.bayeux.Message;
 import io.weft.server.api.Extension;
+import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
+import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
 import io.weft.server.testing.ScriptedClient;
@@ -29,7 +31,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The hostile-client suite: every connection type (websocket, long-polling, callback-polling) sent what an attacker
  * would send, one test per kind of harm. Whatever is sent, the answer comes within {@link Probe#ANSWER_SECONDS} and
  * is a Bayeux error, a 4xx or a close with a reason (never a 500, a hang or a stack trace), and a well-behaved
- * client on the same server carries on untouched.
+ * client on the same server, from another address (127.0.0.2), carries on untouched.
  *
  * <p>What one connection type alone can be made to do is tested beside its transport: WebSocket backpressure and batch
  * order (BackpressureTest), HTTP bodies, deadlines and CORS (transport-longpoll); the engine's own defences without
@@ -39,6 +41,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class HostileClientTest {
     @RegisterExtension
     static final Clients clients = new Clients();
+    /** The bystander's clients: another address, so that it has its own share of every per-address bound. */
+    @RegisterExtension
+    static final Clients elsewhere = new Clients("127.0.0.2");
     private static final AtomicInteger browsers = new AtomicInteger();
 
     private EmbeddedServer server;
@@ -47,7 +52,7 @@ class HostileClientTest {
 
     private void start(ServerOptions options) throws Exception {
         server = EmbeddedServer.start(options);
-        bystander = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri(), browser()));
+        bystander = new ScriptedClient(RawSocket.connect(elsewhere.webSocket(), server.wsUri(), browser()));
         bystander.handshake();
         bystander.connect();
         bystander.subscribe("/chat/room");
@@ -196,12 +201,81 @@ class HostileClientTest {
     @ParameterizedTest
     @EnumSource(Probe.Kind.class)
     void oneAddressCannotHoldUnboundedSessions(Probe.Kind kind) throws Exception {
-        // The bystander is one session from this address too.
-        start(ServerOptions.builder().maxSessionsPerAddress(4).build());
+        start(ServerOptions.builder().maxSessionsPerAddress(3).build());
         for (int i = 0; i < 3; i++) {
             assertEquals(true, probe(kind, browser()).send(handshake(kind)).first().get("successful"));
         }
         assertRefused(probe(kind, browser()).send(handshake(kind)), "429:maxSessionsPerAddress");
+        othersCarryOn();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Probe.Kind.class)
+    void oneAddressCannotTakeTheWholeChannelTable(Probe.Kind kind) throws Exception {
+        start(ServerOptions.builder().maxChannels(100).maxChannelsPerAddress(40).build());
+        Hostile hostile = hostile(kind);
+        int created = 0;
+        Probe.Outcome outcome;
+        while ((outcome = hostile.send("/meta/subscribe", "subscription", Json.write("/h/" + created)))
+                .answered() && Boolean.TRUE.equals(outcome.first().get("successful"))) {
+            created++;
+            assertTrue(created <= 40, "past the address's share");
+        }
+        assertRefused(outcome, "429:maxChannelsPerAddress");
+        assertEquals(39, created, "/h and 39 below it");
+        Hostile another = hostile(kind);
+        assertRefused(another.send("/meta/subscribe", "subscription", Json.write("/other")),
+                "429:maxChannelsPerAddress");
+        assertEquals(true, bystander.subscribe("/chat/elsewhere/new").get("successful"),
+                "another address creates channels of its own");
+        othersCarryOn();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Probe.Kind.class)
+    void aSessionThatStopsReadingHoldsABoundedQueueInBytes(Probe.Kind kind) throws Exception {
+        start(ServerOptions.defaults());
+        Hostile hostile = hostile(kind);
+        assertEquals(true, hostile.send("/meta/subscribe", "subscription", Json.write("/chat/room")).first()
+                .get("successful"));
+        hostile.probe().close(); // a socket stops pushing; polls simply stop coming
+        ServerSession session = server.bayeux().getSession(hostile.clientId());
+        String twentyKilobytes = "x".repeat(20 * 1024);
+        for (int i = 0; i < 60; i++) {
+            String text = i + twentyKilobytes;
+            assertEquals(true, bystander.publish("/chat/room", text).get("successful"));
+            bystander.awaitDelivery("/chat/room", text);
+            assertTrue(session.getQueueSize() <= 512 / 20, "queued " + session.getQueueSize() + " of 20 KB each");
+        }
+        assertTrue(server.bayeux().getRefusals().get(Limit.QUEUE_BYTES) > 0);
+        othersCarryOn();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Probe.Kind.class)
+    void aClientThatRepeatsAnOldAcknowledgementGetsABoundedReplay(Probe.Kind kind) throws Exception {
+        start(ServerOptions.builder().maxResendBytes(200 * 1024).build());
+        server.bayeux().addExtension(new AcknowledgedMessagesExtension());
+        Probe probe = probe(kind, browser());
+        Probe.Outcome handshake = probe.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+                + "\"supportedConnectionTypes\":[\"" + kind.connectionType + "\"],\"ext\":{\"ack\":true}}]");
+        Hostile hostile = new Hostile(probe, (String) handshake.first().get("clientId"));
+        assertEquals(true, hostile.send("/meta/subscribe", "subscription", Json.write("/chat/room")).first()
+                .get("successful"));
+        String tenKilobytes = "x".repeat(10 * 1024);
+        for (int i = 0; i < 10; i++) {
+            bystander.publish("/chat/room", i + tenKilobytes);
+        }
+        bystander.awaitDelivery("/chat/room", 9 + tenKilobytes);
+        int received = 0;
+        for (int request = 0; request < 60; request++) {
+            Probe.Outcome replay = hostile.send("/meta/connect", "connectionType", Json.write(kind.connectionType),
+                    "advice", "{\"timeout\":0}", "ext", "{\"ack\":0}");
+            received += (int) replay.replies().stream().filter(m -> "/chat/room".equals(m.get("channel"))).count();
+        }
+        // Sent once (100 KB), then again as far as 200 KB of credit goes: about 30 messages, never 60 requests' worth.
+        assertTrue(received >= 10 && received <= 10 + 21, received + " messages for 60 requests");
+        assertTrue(server.bayeux().getRefusals().get(Limit.RESENDS) > 0);
         othersCarryOn();
     }
 

@@ -25,7 +25,8 @@ class SlowConsumerTest {
 
     @Test
     void clientThatStopsReadingDoesNotHoldUpPublishersOrOtherSubscribers() throws Exception {
-        ServerOptions options = ServerOptions.builder().maxMessageSize(DATA_SIZE * 2).maxQueue(MAX_MESSAGES).build();
+        ServerOptions options = ServerOptions.builder().maxMessageSize(DATA_SIZE * 2).maxQueue(MAX_MESSAGES)
+                .maxQueueBytes(MAX_MESSAGES * DATA_SIZE * 2).build();
         try (EmbeddedServer server = EmbeddedServer.start(options);
                 ScriptedClient slow = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri()));
                 ScriptedClient fast = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri()));

@@ -35,6 +35,8 @@ public final class ChannelNode implements Subscription {
     private volatile Boolean broadcastToPublisher;
     private volatile boolean removed;
     private int idleSweeps;
+    /** The address whose client subscription created this channel (its share of maxChannels), or null. */
+    private volatile Object creator;
 
     ChannelNode(ChannelTree tree, ChannelId id, ChannelNode parent, String segment) {
         this.tree = tree;
@@ -218,6 +220,14 @@ public final class ChannelNode implements Subscription {
         removed = true;
         parent.children.remove(segment, this);
         return true;
+    }
+
+    Object creator() {
+        return creator;
+    }
+
+    void creator(Object address) {
+        this.creator = address;
     }
 
     @Override

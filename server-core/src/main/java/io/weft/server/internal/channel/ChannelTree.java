@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -24,6 +25,26 @@ public final class ChannelTree {
     private final ChannelNode root = new ChannelNode(this, null, null, "");
     private final ChannelHost host;
     private final AtomicInteger size = new AtomicInteger();
+    /**
+     * Per address, the channels its clients' subscriptions created that are not removed yet, plus what a subscription
+     * in progress has reserved: each address's share of {@code maxChannels}.
+     */
+    private final ConcurrentHashMap<Object, Integer> createdBy = new ConcurrentHashMap<>();
+
+    /** Who a client subscription creates channels for, and how many it has created so far. */
+    public static final class Creation {
+        final Object creator;
+        int created;
+
+        public Creation(Object creator) {
+            this.creator = creator;
+        }
+
+        /** How many channels were created for it. */
+        public int created() {
+            return created;
+        }
+    }
 
     public ChannelTree(ChannelHost host) {
         this.host = host;
@@ -65,10 +86,46 @@ public final class ChannelTree {
     }
 
     /**
+     * Takes {@code count} places in {@code creator}'s share, unless that would pass {@code max}: then nothing is
+     * taken and false returned. Give back what a subscription did not create with {@link #adjust}.
+     */
+    public boolean reserve(Object creator, int count, int max) {
+        boolean[] taken = new boolean[1];
+        createdBy.compute(creator, (key, current) -> {
+            int now = current == null ? 0 : current;
+            if (now + count > max) {
+                return current;
+            }
+            taken[0] = true;
+            return now + count == 0 ? null : now + count;
+        });
+        return taken[0];
+    }
+
+    /** Changes {@code creator}'s count by {@code delta}: what a reservation did not use, or a channel removed. */
+    public void adjust(Object creator, int delta) {
+        if (delta != 0) {
+            createdBy.compute(creator, (key, current) -> {
+                int now = (current == null ? 0 : current) + delta;
+                return now <= 0 ? null : now;
+            });
+        }
+    }
+
+    /** The channels {@code creator}'s subscriptions have created and not yet seen removed. */
+    public int createdBy(Object creator) {
+        return createdBy.getOrDefault(creator, 0);
+    }
+
+    /**
      * The node for {@code id}, created with its ancestors if absent; each node this call creates is passed to
      * {@code initializer} (the requested one only) and then announced to channel listeners.
      */
     public ChannelNode getOrCreate(ChannelId id, Consumer<ServerChannel> initializer) {
+        return getOrCreate(id, initializer, null);
+    }
+
+    private ChannelNode getOrCreate(ChannelId id, Consumer<ServerChannel> initializer, Creation creation) {
         while (true) {
             ChannelNode node = root;
             for (int i = 0; i < id.depth() && node != null; i++) {
@@ -81,6 +138,10 @@ public final class ChannelTree {
                     child = node.childOrCreate(segment, id.prefix(i + 1), created);
                     if (created[0]) {
                         size.incrementAndGet();
+                        if (creation != null) {
+                            child.creator(creation.creator);
+                            creation.created++;
+                        }
                         if (last) {
                             initializer.accept(child);
                         }
@@ -111,8 +172,17 @@ public final class ChannelTree {
      * @param message the subscribe message, for listeners; null when server code subscribes
      */
     public Subscription.Outcome subscribe(ChannelId id, SessionImpl session, Message message, int maxSubscriptions) {
+        return subscribe(id, session, message, maxSubscriptions, null);
+    }
+
+    /**
+     * As {@link #subscribe(ChannelId, SessionImpl, Message, int)}, the channels it creates counted for
+     * {@code creation}'s address (which has reserved them: see {@link #reserve}), if not null.
+     */
+    public Subscription.Outcome subscribe(ChannelId id, SessionImpl session, Message message, int maxSubscriptions,
+            Creation creation) {
         while (true) {
-            ChannelNode node = getOrCreate(id);
+            ChannelNode node = getOrCreate(id, channel -> { }, creation);
             Boolean added = node.addSubscriber(session);
             if (added == null) {
                 continue;
@@ -236,6 +306,9 @@ public final class ChannelTree {
             if (leaf.sweep(SWEEPS_BEFORE_REMOVAL)) {
                 removed++;
                 size.decrementAndGet();
+                if (leaf.creator() != null) {
+                    adjust(leaf.creator(), -1);
+                }
                 host.channelRemoved(leaf);
             }
         }

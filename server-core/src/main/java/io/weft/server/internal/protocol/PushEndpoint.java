@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One WebSocket: batches in, one at a time and in order, and one flusher out. Replies and the bound session's queued
- * messages leave in frames of at most {@code maxMessagesPerFrame} messages, replies first, with one write in flight:
+ * messages leave in frames of at most {@code maxMessagesPerFrame} messages, replies first, the queued ones within
+ * {@code maxMessageSize} bytes (or one alone, if larger), with one write in flight:
  * the next frame is taken when the previous write completes, so a client that stops reading holds back only its own
  * queue. A batch's {@code processed} promise completes when the frame carrying its last reply is written, which is
  * when the transport reads the next batch: a client that sends without reading makes the server hold one batch's
@@ -41,6 +42,8 @@ final class PushEndpoint implements Endpoint {
     private final EngineImpl engine;
     private final Connection connection;
     private final int maxPerFrame;
+    /** The most bytes of queued messages one frame takes (the first alone may be larger): what a write holds. */
+    private final int maxFrameBytes;
     private final Batches batches = new Batches();
     /** Messages to write before the session's queue: replies, and notices such as a held connect's reply. */
     private final ConcurrentLinkedQueue<Outgoing> pending = new ConcurrentLinkedQueue<>();
@@ -79,6 +82,7 @@ final class PushEndpoint implements Endpoint {
         this.local = local;
         this.handshaken = engine.options().requireHandshakePerConnection() && !local ? new ArrayDeque<>(2) : null;
         this.maxPerFrame = engine.options().maxMessagesPerFrame();
+        this.maxFrameBytes = engine.options().maxMessageSize();
         this.maxPending = engine.options().maxPendingFrames();
     }
 
@@ -270,7 +274,7 @@ final class PushEndpoint implements Endpoint {
         SessionImpl bound = session;
         int room = maxPerFrame - (frame == null ? 0 : frame.size());
         if (bound != null && room > 0) {
-            List<Message> queued = bound.drainForPush(this, room);
+            List<Message> queued = bound.drainForPush(this, room, maxFrameBytes);
             if (!queued.isEmpty()) {
                 if (frame == null) {
                     return queued;

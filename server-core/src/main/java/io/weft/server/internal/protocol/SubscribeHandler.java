@@ -121,12 +121,36 @@ final class SubscribeHandler implements MetaHandler {
             return true;
         }
 
-        /** Subscribes to every channel, or, if the session fills up meanwhile, to none. */
+        /**
+         * Subscribes to every channel, or, if the session fills up meanwhile, to none. The channels a client's
+         * subscription creates are taken from its address's share first, all or none.
+         */
         private BayeuxError subscribeAll() {
+            Object address = client ? session.addressKey() : null;
+            if (address == null) {
+                return subscribeAll(null);
+            }
+            int missing = 0;
+            for (ChannelId channel : channels) {
+                missing += tree.missing(channel);
+            }
+            if (!tree.reserve(address, missing, bounds.options().maxChannelsPerAddress())) {
+                return bounds.refuse(Limit.CHANNELS_PER_ADDRESS);
+            }
+            ChannelTree.Creation creation = new ChannelTree.Creation(address);
+            try {
+                return subscribeAll(creation);
+            } finally {
+                // Fewer if another subscription created some meanwhile; more if a sweep removed some meanwhile.
+                tree.adjust(address, creation.created() - missing);
+            }
+        }
+
+        private BayeuxError subscribeAll(ChannelTree.Creation creation) {
             int max = client ? bounds.options().maxSubscriptionsPerSession() : Integer.MAX_VALUE;
             List<ChannelId> added = new ArrayList<>(channels.size());
             for (ChannelId channel : channels) {
-                Subscription.Outcome outcome = tree.subscribe(channel, session, request, max);
+                Subscription.Outcome outcome = tree.subscribe(channel, session, request, max, creation);
                 if (outcome == Subscription.Outcome.ADDED) {
                     added.add(channel);
                 } else if (outcome == Subscription.Outcome.FULL || outcome == Subscription.Outcome.ENDED) {

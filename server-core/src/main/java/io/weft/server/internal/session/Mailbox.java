@@ -34,6 +34,8 @@ final class Mailbox {
     private boolean alive = true;
     private String connectionType;
     private ArrayDeque<Message> queue;
+    /** The bytes of what {@link #queue} holds, as {@link SessionRegistry#sizeOf} counts them. */
+    private long queuedBytes;
     private long dropped;
     private HeldConnect held;
     private Outlet push;
@@ -64,6 +66,10 @@ final class Mailbox {
         return queue == null ? 0 : queue.size();
     }
 
+    synchronized long bytes() {
+        return queuedBytes;
+    }
+
     synchronized long dropped() {
         return dropped;
     }
@@ -71,30 +77,53 @@ final class Mailbox {
     /** What {@link #offer} did. */
     enum Offer { QUEUED, ENDED, OVERFLOWED }
 
-    /** Queues a message, dropping the oldest if full and the policy says so; wakes nothing. */
-    synchronized Offer offer(Message message) {
+    /**
+     * Queues a message of {@code size} bytes. If the queue would then pass {@code maxQueue} messages or
+     * {@code maxQueueBytes} bytes, the overflow policy applies: the oldest are dropped until it fits (each counted),
+     * or nothing is queued and the caller disconnects the session. A message larger than {@code maxQueueBytes} is
+     * still queued alone. Wakes nothing.
+     */
+    synchronized Offer offer(Message message, int size) {
         if (!alive) {
             return Offer.ENDED;
         }
         if (queue == null) {
             queue = new ArrayDeque<>(8);
         }
-        if (queue.size() >= options.maxQueue()) {
+        Limit over;
+        while ((over = overflow(size)) != null) {
             dropped++;
-            registry.refusals().count(Limit.QUEUE);
+            registry.refusals().count(over);
             if (options.queueOverflow() == ServerOptions.OverflowPolicy.DISCONNECT) {
                 return Offer.OVERFLOWED;
             }
-            queue.pollFirst();
+            forget(queue.pollFirst());
         }
         queue.addLast(message);
+        queuedBytes += size;
         return Offer.QUEUED;
+    }
+
+    /** The bound a message of {@code size} bytes would pass if queued now, or null. */
+    private Limit overflow(int size) {
+        if (queue == null || queue.isEmpty()) {
+            return null;
+        }
+        if (queue.size() >= options.maxQueue()) {
+            return Limit.QUEUE;
+        }
+        return queuedBytes + size > options.maxQueueBytes() ? Limit.QUEUE_BYTES : null;
+    }
+
+    /** A message left the queue unsent: its bytes are given back. */
+    private void forget(Message message) {
+        queuedBytes -= registry.sizeOf(message);
     }
 
     /**
      * Puts messages back at the head of the queue, in order (the ack extension re-sending a lost batch), within
-     * {@code maxQueue}: what does not fit is the oldest, and is dropped and counted. A replay never disconnects the
-     * session, whatever the overflow policy: the client is keeping up, it only lost a reply.
+     * {@code maxQueue} and {@code maxQueueBytes}: what does not fit is the oldest, and is dropped and counted. A replay
+     * never disconnects the session, whatever the overflow policy: the client is keeping up, it only lost a reply.
      */
     synchronized void requeueFront(List<Message> messages) {
         if (!alive || messages.isEmpty()) {
@@ -103,20 +132,27 @@ final class Mailbox {
         if (queue == null) {
             queue = new ArrayDeque<>(Math.min(messages.size(), options.maxQueue()) + 8);
         }
-        int room = Math.max(0, options.maxQueue() - queue.size());
-        int skip = Math.max(0, messages.size() - room);
-        if (skip > 0) {
-            dropped += skip;
-            registry.refusals().count(Limit.QUEUE, skip);
+        int i = messages.size() - 1;
+        for (; i >= 0; i--) {
+            Message message = messages.get(i);
+            int size = registry.sizeOf(message);
+            if (overflow(size) != null) {
+                break;
+            }
+            queue.addFirst(message);
+            queuedBytes += size;
         }
-        for (int i = messages.size() - 1; i >= skip; i--) {
-            queue.addFirst(messages.get(i));
+        int requeued = messages.size() - 1 - i;
+        if (i >= 0) {
+            registry.refusals().count(queue.size() >= options.maxQueue() ? Limit.QUEUE : Limit.QUEUE_BYTES, i + 1);
+            dropped += i + 1;
         }
-        registry.counters().resent(messages.size() - skip);
+        registry.counters().resent(requeued);
     }
 
-    boolean full() {
-        return size() >= options.maxQueue();
+    /** Whether a message of {@code size} bytes would find the queue full. */
+    synchronized boolean full(int size) {
+        return overflow(size) != null;
     }
 
     /**
@@ -168,16 +204,31 @@ final class Mailbox {
         }
     }
 
-    synchronized List<Message> drainForPush(Outlet outlet, int max) {
+    /**
+     * Takes the oldest queued messages for a persistent connection to write: at most {@code max} of them, and no more
+     * than {@code maxBytes} bytes unless the first alone is larger.
+     */
+    synchronized List<Message> drainForPush(Outlet outlet, int max, long maxBytes) {
         if (!alive || push != outlet || session.isMetaConnectDeliveryOnly() || queue == null || queue.isEmpty()) {
             return List.of();
         }
-        int count = Math.min(max, queue.size());
-        List<Message> messages = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            messages.add(queue.pollFirst());
-        }
+        List<Message> messages = new ArrayList<>(Math.min(max, queue.size()));
+        take(messages, max, maxBytes);
         return messages;
+    }
+
+    /** Moves the oldest queued messages to {@code out}, within {@code max} messages and {@code maxBytes} bytes. */
+    private void take(List<Message> out, int max, long maxBytes) {
+        long bytes = 0;
+        for (int taken = 0; taken < max && !queue.isEmpty(); taken++) {
+            int size = registry.sizeOf(queue.peekFirst());
+            if (taken > 0 && bytes + size > maxBytes) {
+                break;
+            }
+            out.add(queue.pollFirst());
+            bytes += size;
+        }
+        queuedBytes -= bytes;
     }
 
     ConnectOutcome connect(ConnectRequest request) {
@@ -328,11 +379,15 @@ final class Mailbox {
         }
     }
 
+    /**
+     * The queued messages a {@code /meta/connect} reply carries, then the reply: at most {@code maxMessageSize} bytes
+     * of them (or the first alone, if larger); what remains answers the client's next connect at once.
+     */
     private List<Message> drainWith(MessageImpl reply) {
         int size = queue == null ? 0 : queue.size();
-        List<Message> out = new ArrayList<>(size + 1);
-        for (int i = 0; i < size; i++) {
-            out.add(queue.pollFirst());
+        List<Message> out = new ArrayList<>(Math.min(size, options.maxMessagesPerFrame()) + 1);
+        if (size > 0) {
+            take(out, Integer.MAX_VALUE, options.maxMessageSize());
         }
         out.add(reply);
         return out;
@@ -358,6 +413,7 @@ final class Mailbox {
         push = null;
         stream = null;
         queue = null;
+        queuedBytes = 0;
         return ended;
     }
 

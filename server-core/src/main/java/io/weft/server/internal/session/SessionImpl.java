@@ -6,6 +6,7 @@ import io.weft.server.api.ClientRequest;
 import io.weft.server.api.EndReason;
 import io.weft.server.api.Extension;
 import io.weft.server.api.ServerChannel;
+import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.internal.util.LazyList;
 import java.util.HashSet;
@@ -73,6 +74,11 @@ public final class SessionImpl implements ServerSession {
     @Override
     public boolean isLocal() {
         return local;
+    }
+
+    /** What this session is counted under per address (see {@link SessionRegistry}), or null: server code. */
+    public Object addressKey() {
+        return addressKey;
     }
 
     @Override
@@ -241,7 +247,9 @@ public final class SessionImpl implements ServerSession {
     public synchronized void enableAcknowledgedDelivery() {
         if (ackTracker == null) {
             setMetaConnectDeliveryOnly(true);
-            ackTracker = new AckTracker(registry.options().maxUnacknowledged(), registry.refusals());
+            ServerOptions options = registry.options();
+            ackTracker = new AckTracker(options.maxUnacknowledged(), options.maxUnacknowledgedBytes(),
+                    options.maxResendBytes(), registry::sizeOf, registry.refusals());
         }
     }
 
@@ -273,10 +281,11 @@ public final class SessionImpl implements ServerSession {
      *     policy and has been disconnected
      */
     public boolean enqueue(Message message) {
-        if (mailbox.full()) {
+        int size = registry.sizeOf(message);
+        if (mailbox.full(size)) {
             registry.notifyQueueFull(this, message);
         }
-        Mailbox.Offer offer = mailbox.offer(message);
+        Mailbox.Offer offer = mailbox.offer(message, size);
         if (offer == Mailbox.Offer.OVERFLOWED) {
             registry.remove(this, EndReason.QUEUE_FULL);
         } else if (offer == Mailbox.Offer.QUEUED) {
@@ -322,8 +331,14 @@ public final class SessionImpl implements ServerSession {
         }
     }
 
-    public List<Message> drainForPush(Outlet outlet, int max) {
-        return mailbox.drainForPush(outlet, max);
+    /** The oldest queued messages, at most {@code max} and {@code maxBytes} bytes (or the first alone, if larger). */
+    public List<Message> drainForPush(Outlet outlet, int max, long maxBytes) {
+        return mailbox.drainForPush(outlet, max, maxBytes);
+    }
+
+    /** The bytes of the messages queued for this session. */
+    public long getQueuedBytes() {
+        return mailbox.bytes();
     }
 
     /**

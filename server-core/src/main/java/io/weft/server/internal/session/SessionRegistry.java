@@ -12,14 +12,15 @@ import io.weft.server.internal.reply.Advice;
 import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.stats.Counters;
 import io.weft.server.internal.util.Refusals;
+import io.weft.server.spi.Addresses;
 import io.weft.server.spi.RandomIds;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,15 +39,20 @@ public final class SessionRegistry {
     private final ConcurrentHashMap<String, EndReason> endedByServer = new ConcurrentHashMap<>();
     private final Counters counters;
     private final SessionHooks hooks;
+    private final ToIntFunction<Message> sizer;
     private volatile boolean closed;
     private final AtomicInteger live = new AtomicInteger();
     private final ConcurrentHashMap<Object, Integer> perAddress = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Integer> perBrowser = new ConcurrentHashMap<>();
 
-    /** @param hooks what sessions tell the rest of the engine (listeners, extensions, delivery) */
+    /**
+     * @param hooks what sessions tell the rest of the engine (listeners, extensions, delivery)
+     * @param sizer the bytes a message takes on the wire (its JSON), for the bounds in bytes
+     */
     public SessionRegistry(ServerOptions options, Scheduler scheduler, Refusals refusals, Counters counters,
-            SessionHooks hooks) {
+            SessionHooks hooks, ToIntFunction<Message> sizer) {
         this.hooks = hooks;
+        this.sizer = sizer;
         this.options = options;
         this.scheduler = scheduler;
         this.refusals = refusals;
@@ -81,6 +87,11 @@ public final class SessionRegistry {
         return options;
     }
 
+    /** The bytes {@code message} takes on the wire; cheap once a frozen message has been encoded. */
+    int sizeOf(Message message) {
+        return sizer.applyAsInt(message);
+    }
+
     Scheduler scheduler() {
         return scheduler;
     }
@@ -91,7 +102,7 @@ public final class SessionRegistry {
      */
     public SessionImpl newSession(String browserId, InetAddress address, ClientRequest request, boolean local) {
         String id = RandomIds.next();
-        return new SessionImpl(id, browserId, address == null || local ? null : addressKey(address), request, this,
+        return new SessionImpl(id, browserId, address == null || local ? null : Addresses.key(address), request, this,
                 local);
     }
 
@@ -313,21 +324,5 @@ public final class SessionRegistry {
 
     private static <K> void give(ConcurrentHashMap<K, Integer> counts, K key) {
         counts.computeIfPresent(key, (k, count) -> count <= 1 ? null : count - 1);
-    }
-
-    /**
-     * What sessions are counted under for {@code address}: the address itself for IPv4, the /64 prefix for IPv6 (one
-     * subscriber line usually owns a whole /64, so counting single IPv6 addresses would bound nothing).
-     */
-    static Object addressKey(InetAddress address) {
-        if (address instanceof Inet6Address) {
-            byte[] bytes = address.getAddress();
-            long prefix = 0;
-            for (int i = 0; i < 8; i++) {
-                prefix = (prefix << 8) | (bytes[i] & 0xff);
-            }
-            return prefix;
-        }
-        return address;
     }
 }

@@ -75,7 +75,7 @@ class ChannelTreeTest {
                 @Override
                 public void deliverTo(SessionImpl to, SessionImpl from, MessageImpl message) {
                 }
-            });
+            }, message -> 0);
 
     private SessionImpl session() {
         SessionImpl session = sessions.newSession(null, null, null, false);

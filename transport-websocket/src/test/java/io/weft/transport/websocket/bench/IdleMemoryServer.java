@@ -30,7 +30,8 @@ public final class IdleMemoryServer {
 
     /** The defaults, but every client comes from 127.0.0.1: the per-address bound (1000) would refuse most. */
     private static ServerOptions unboundedPerAddress() {
-        return ServerOptions.builder().maxSessionsPerAddress(Integer.MAX_VALUE).build();
+        return ServerOptions.builder().maxSessionsPerAddress(Integer.MAX_VALUE)
+                .maxConnectionsPerAddress(Integer.MAX_VALUE).build();
     }
 
     public static void main(String[] args) throws Exception {
