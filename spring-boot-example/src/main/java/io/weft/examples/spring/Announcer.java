@@ -22,7 +22,8 @@ public class Announcer {
 
     private final ServerChannel channel;
 
-    public Announcer(BayeuxServer bayeux) {
+    // tag::announcer[]
+    public Announcer(BayeuxServer bayeux) { // the starter's bean
         // persistent: the channel stays while nobody is subscribed, between two subscribers
         this.channel = bayeux.createChannelIfAbsent(CHANNEL, created -> created.setPersistent(true));
     }
@@ -31,6 +32,7 @@ public class Announcer {
     public void announce(String text) {
         channel.publish(null, Map.of("text", text)); // null: from the server itself, not from a session
     }
+    // end::announcer[]
 
     @Scheduled(fixedRateString = "${announcer.clock-period:5s}")
     void tick() {

@@ -5,8 +5,10 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
- * Weft in a Spring Boot application on Boot's embedded Tomcat: {@link WeftConfiguration} serves Bayeux on
- * {@code /cometd} (long-polling and websocket), {@link Announcer} publishes to {@code /announcements}.
+ * Weft in a Spring Boot application on Boot's embedded Tomcat: weft-spring-boot-starter serves Bayeux on
+ * {@code /cometd} (websocket and long-polling) with the {@code weft.*} properties of application.properties,
+ * {@link Announcer} publishes to {@code /announcements}, and the page ({@code static/index.html}) subscribes with
+ * weft.js.
  */
 @SpringBootApplication
 @EnableScheduling

@@ -1,21 +1,18 @@
 package io.weft.examples.spring;
 
+import static io.weft.spring.boot.testing.CometdClients.WAIT;
+import static io.weft.spring.boot.testing.CometdClients.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.weft.examples.spring.CometdClients.Transport;
-import io.weft.server.api.BayeuxServer;
-import java.time.Duration;
+import io.weft.spring.boot.testing.CometdClients;
+import io.weft.spring.boot.testing.CometdClients.Transport;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import org.cometd.bayeux.Message;
-import org.cometd.bayeux.client.ClientSession;
 import org.cometd.client.BayeuxClient;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.http.HttpMethod;
@@ -29,22 +26,21 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The application end to end, on Boot's embedded Tomcat on a free port, with the official CometD Java client over
- * one transport (the subclass's). Spring starts the application once for all subclasses and stops it when the test
- * JVM ends; each test stops the clients it starts.
+ * one transport (the subclass's): what {@link Announcer} publishes reaches a subscriber. Spring starts the application
+ * once for all subclasses and stops it when the test JVM ends; each test stops the clients it starts. What the starter
+ * itself does (clients publishing to each other, options, health, metrics, shutdown) is tested in
+ * weft-spring-boot-starter.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"announcer.clock-period=200ms", "spring.main.banner-mode=off"})
 @Timeout(30)
 abstract class EndToEndSuite {
-    private static final Duration WAIT = Duration.ofSeconds(5);
     private static CometdClients clients;
 
     @LocalServerPort
     private int port;
     @Autowired
     private Announcer announcer;
-    @Autowired
-    private BayeuxServer bayeux;
 
     /** The one transport the clients of this suite speak. */
     abstract Transport transport();
@@ -61,7 +57,7 @@ abstract class EndToEndSuite {
 
     @Test
     void subscriberReceivesWhatTheSpringBeanPublishes() throws Exception {
-        BayeuxClient client = connectedClient();
+        BayeuxClient client = clients.connected(baseUrl() + "/cometd", transport());
         try {
             BlockingQueue<Map<String, Object>> announcements = new LinkedBlockingQueue<>();
             assertTrue(await(done -> client.getChannel(Announcer.CHANNEL)
@@ -87,48 +83,11 @@ abstract class EndToEndSuite {
         }
     }
 
-    @Test
-    void publishFromOneClientReachesAnother() throws Exception {
-        BayeuxClient alice = connectedClient();
-        BayeuxClient bob = connectedClient();
-        try {
-            BlockingQueue<Map<String, Object>> room = new LinkedBlockingQueue<>();
-            assertTrue(await(done -> alice.getChannel("/chat/demo")
-                    .subscribe((channel, message) -> room.add(message.getDataAsMap()), done)).isSuccessful());
-
-            assertTrue(await(done -> bob.getChannel("/chat/demo").publish(Map.of("text", "hi alice"), done))
-                    .isSuccessful(), "bob's publish accepted");
-            assertEquals(Map.of("text", "hi alice"), room.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS));
-
-            String bobId = bob.getId();
-            assertTrue(bob.disconnect(WAIT.toMillis()), "bob disconnected");
-            assertNull(bayeux.getSession(bobId), "the server ended bob's session");
-        } finally {
-            alice.disconnect(WAIT.toMillis());
-            bob.disconnect(WAIT.toMillis());
-        }
-    }
-
     private String baseUrl() {
         return "http://127.0.0.1:" + port;
     }
 
-    /** A client of {@code /cometd} that has handshaken and connected over this suite's transport. */
-    private BayeuxClient connectedClient() {
-        BayeuxClient client = clients.client(baseUrl() + "/cometd", transport());
-        CompletableFuture<Message> handshake = new CompletableFuture<>();
-        client.handshake(handshake::complete);
-        boolean connected = client.waitFor(WAIT.toMillis(), BayeuxClient.State.CONNECTED);
-        if (!connected) {
-            client.disconnect();
-        }
-        assertTrue(connected, "connected over " + transport().bayeuxName + "; handshake reply: "
-                + handshake.getNow(null));
-        assertEquals(transport().bayeuxName, client.getTransport().getName());
-        return client;
-    }
-
-    /** The next element of {@code queue} that {@code wanted} accepts, skipping others; null after {@link #WAIT}. */
+    /** The next element of {@code queue} that {@code wanted} accepts, skipping others; null after {@code WAIT}. */
     private static Map<String, Object> next(BlockingQueue<Map<String, Object>> queue,
             Predicate<Map<String, Object>> wanted) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
@@ -139,16 +98,5 @@ abstract class EndToEndSuite {
             }
         }
         return null;
-    }
-
-    private interface Call {
-        void start(ClientSession.MessageListener done);
-    }
-
-    /** Starts {@code call} and waits for its reply. */
-    private static Message await(Call call) throws Exception {
-        CompletableFuture<Message> reply = new CompletableFuture<>();
-        call.start(reply::complete);
-        return reply.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     }
 }

@@ -1,8 +1,8 @@
 package io.weft.examples.spring;
 
-import io.weft.examples.spring.CometdClients.Transport;
+import io.weft.spring.boot.testing.CometdClients.Transport;
 
-/** {@link EndToEndSuite} over HTTP long-polling, through the {@code LongPollingServlet} on Boot's Tomcat. */
+/** {@link EndToEndSuite} over HTTP long-polling, through the starter's {@code LongPollingServlet} on Boot's Tomcat. */
 class LongPollingEndToEndTest extends EndToEndSuite {
     @Override
     Transport transport() {

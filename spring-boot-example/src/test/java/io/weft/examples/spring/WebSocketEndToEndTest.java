@@ -1,6 +1,6 @@
 package io.weft.examples.spring;
 
-import io.weft.examples.spring.CometdClients.Transport;
+import io.weft.spring.boot.testing.CometdClients.Transport;
 
 /** {@link EndToEndSuite} over websocket, through Tomcat's Jakarta WebSocket container. */
 class WebSocketEndToEndTest extends EndToEndSuite {
