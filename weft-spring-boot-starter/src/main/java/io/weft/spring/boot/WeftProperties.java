@@ -55,6 +55,10 @@ public class WeftProperties implements Validator {
     /** How many messages may wait in one session's queue. */
     private int maxQueue = 10_000;
 
+    /** How many bytes of messages may wait in one session's queue (a larger message still goes alone). */
+    @DataSizeUnit(DataUnit.BYTES)
+    private DataSize maxQueueBytes = DataSize.ofKilobytes(512);
+
     /** What happens when a message arrives for a session whose queue is full. */
     private OverflowPolicy queueOverflow = OverflowPolicy.DROP_OLDEST;
 
@@ -107,6 +111,17 @@ public class WeftProperties implements Validator {
     /** How many delivered but unacknowledged messages the ack extension keeps per session to send again. */
     private int maxUnacknowledged = 10_000;
 
+    /** How many bytes of delivered but unacknowledged messages the ack extension keeps per session. */
+    @DataSizeUnit(DataUnit.BYTES)
+    private DataSize maxUnacknowledgedBytes = DataSize.ofKilobytes(512);
+
+    /**
+     * How much the ack extension may send again to one session, for batches reported lost, before the client
+     * acknowledges as much; each byte acknowledged earns one back.
+     */
+    @DataSizeUnit(DataUnit.BYTES)
+    private DataSize maxResendBytes = DataSize.ofMegabytes(1);
+
     /** The longest channel name a client may use, in characters. */
     private int maxChannelLength = 255;
 
@@ -115,6 +130,9 @@ public class WeftProperties implements Validator {
 
     /** How many channels may exist before client subscriptions that would create more are refused. */
     private int maxChannels = 200_000;
+
+    /** How many channels the subscriptions of one remote address may have created: its share of max-channels. */
+    private int maxChannelsPerAddress = 20_000;
 
     /** Whether clients may subscribe to the root wildcards '/*' and '/**', which receive every broadcast. */
     private boolean clientRootWildcards = false;
@@ -143,6 +161,19 @@ public class WeftProperties implements Validator {
     /** How long an eventsource stream may go without a write before a comment line is written to keep it open. */
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration eventSourceHeartbeat = Duration.ofSeconds(15);
+
+    /**
+     * How many connections one remote address may have open, where the mount counts them (embedded Jetty; a Servlet
+     * container such as Boot's Tomcat bounds its connections itself).
+     */
+    private int maxConnectionsPerAddress = 2_000;
+
+    /**
+     * How long an HTTP/1.1 request head may take to arrive whole, where the mount sees it (embedded Jetty; in Boot's
+     * Tomcat, bound it in front of the application).
+     */
+    @DurationUnit(ChronoUnit.MILLIS)
+    private Duration requestHeadTimeout = Duration.ofSeconds(10);
 
     /** The browser cookie's parts: {@code weft.browser-cookie.*}. */
     public static class BrowserCookie {
@@ -225,8 +256,9 @@ public class WeftProperties implements Validator {
         options.put("interval", millis(interval));
         options.put("maxInterval", millis(maxInterval));
         options.put("maxQueue", Integer.toString(maxQueue));
+        options.put("maxQueueBytes", bytes(maxQueueBytes));
         options.put("queueOverflow", queueOverflow == null ? "" : queueOverflow.name());
-        options.put("maxMessageSize", maxMessageSize == null ? "" : Long.toString(maxMessageSize.toBytes()));
+        options.put("maxMessageSize", bytes(maxMessageSize));
         options.put("maxMessagesPerFrame", Integer.toString(maxMessagesPerFrame));
         options.put("sweepPeriod", millis(sweepPeriod));
         options.put("broadcastToPublisher", Boolean.toString(broadcastToPublisher));
@@ -243,9 +275,12 @@ public class WeftProperties implements Validator {
         options.put("requireHandshakePerConnection", Boolean.toString(requireHandshakePerConnection));
         options.put("maxLazyTimeout", millis(maxLazyTimeout));
         options.put("maxUnacknowledged", Integer.toString(maxUnacknowledged));
+        options.put("maxUnacknowledgedBytes", bytes(maxUnacknowledgedBytes));
+        options.put("maxResendBytes", bytes(maxResendBytes));
         options.put("maxChannelLength", Integer.toString(maxChannelLength));
         options.put("maxChannelDepth", Integer.toString(maxChannelDepth));
         options.put("maxChannels", Integer.toString(maxChannels));
+        options.put("maxChannelsPerAddress", Integer.toString(maxChannelsPerAddress));
         options.put("clientRootWildcards", Boolean.toString(clientRootWildcards));
         options.put("maxSessions", Integer.toString(maxSessions));
         options.put("maxSessionsPerAddress", Integer.toString(maxSessionsPerAddress));
@@ -255,6 +290,8 @@ public class WeftProperties implements Validator {
         options.put("maxJsonDepth", Integer.toString(maxJsonDepth));
         options.put("maxPendingFrames", Integer.toString(maxPendingFrames));
         options.put("eventSourceHeartbeat", millis(eventSourceHeartbeat));
+        options.put("maxConnectionsPerAddress", Integer.toString(maxConnectionsPerAddress));
+        options.put("requestHeadTimeout", millis(requestHeadTimeout));
         return options;
     }
 
@@ -328,6 +365,10 @@ public class WeftProperties implements Validator {
         return value == null ? "" : value;
     }
 
+    private static String bytes(DataSize size) {
+        return size == null ? "" : Long.toString(size.toBytes());
+    }
+
     public String getPath() {
         return path;
     }
@@ -374,6 +415,54 @@ public class WeftProperties implements Validator {
 
     public void setQueueOverflow(OverflowPolicy queueOverflow) {
         this.queueOverflow = queueOverflow;
+    }
+
+    public DataSize getMaxQueueBytes() {
+        return maxQueueBytes;
+    }
+
+    public void setMaxQueueBytes(DataSize maxQueueBytes) {
+        this.maxQueueBytes = maxQueueBytes;
+    }
+
+    public DataSize getMaxUnacknowledgedBytes() {
+        return maxUnacknowledgedBytes;
+    }
+
+    public void setMaxUnacknowledgedBytes(DataSize maxUnacknowledgedBytes) {
+        this.maxUnacknowledgedBytes = maxUnacknowledgedBytes;
+    }
+
+    public DataSize getMaxResendBytes() {
+        return maxResendBytes;
+    }
+
+    public void setMaxResendBytes(DataSize maxResendBytes) {
+        this.maxResendBytes = maxResendBytes;
+    }
+
+    public int getMaxChannelsPerAddress() {
+        return maxChannelsPerAddress;
+    }
+
+    public void setMaxChannelsPerAddress(int maxChannelsPerAddress) {
+        this.maxChannelsPerAddress = maxChannelsPerAddress;
+    }
+
+    public int getMaxConnectionsPerAddress() {
+        return maxConnectionsPerAddress;
+    }
+
+    public void setMaxConnectionsPerAddress(int maxConnectionsPerAddress) {
+        this.maxConnectionsPerAddress = maxConnectionsPerAddress;
+    }
+
+    public Duration getRequestHeadTimeout() {
+        return requestHeadTimeout;
+    }
+
+    public void setRequestHeadTimeout(Duration requestHeadTimeout) {
+        this.requestHeadTimeout = requestHeadTimeout;
     }
 
     public DataSize getMaxMessageSize() {

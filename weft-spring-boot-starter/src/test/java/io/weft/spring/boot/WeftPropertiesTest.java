@@ -107,7 +107,9 @@ class WeftPropertiesTest {
                 "weft.max-channels=1000", "weft.client-root-wildcards=true", "weft.max-sessions=99",
                 "weft.max-sessions-per-address=9", "weft.max-live-sessions-per-browser=3",
                 "weft.max-subscriptions-per-session=12", "weft.max-messages-per-batch=13", "weft.max-json-depth=10",
-                "weft.max-pending-frames=4", "weft.event-source-heartbeat=30s")
+                "weft.max-pending-frames=4", "weft.event-source-heartbeat=30s", "weft.max-queue-bytes=256KB",
+                "weft.max-unacknowledged-bytes=128KB", "weft.max-resend-bytes=2MB", "weft.max-channels-per-address=500",
+                "weft.max-connections-per-address=40", "weft.request-head-timeout=3s")
                 .run(context -> {
                     assertNull(context.getStartupFailure());
                     ServerOptions expected = ServerOptions.builder().timeout(25_000).interval(1_000).maxInterval(15_000)
@@ -121,7 +123,10 @@ class WeftPropertiesTest {
                             .maxUnacknowledged(11).maxChannelLength(64).maxChannelDepth(8).maxChannels(1_000)
                             .clientRootWildcards(true).maxSessions(99).maxSessionsPerAddress(9)
                             .maxLiveSessionsPerBrowser(3).maxSubscriptionsPerSession(12).maxMessagesPerBatch(13)
-                            .maxJsonDepth(10).maxPendingFrames(4).eventSourceHeartbeat(30_000).build();
+                            .maxJsonDepth(10).maxPendingFrames(4).eventSourceHeartbeat(30_000)
+                            .maxQueueBytes(256 * 1024).maxUnacknowledgedBytes(128 * 1024)
+                            .maxResendBytes(2 * 1024 * 1024).maxChannelsPerAddress(500).maxConnectionsPerAddress(40)
+                            .requestHeadTimeout(3_000).build();
                     ServerOptions bound = context.getBean(BayeuxServer.class).getOptions();
                     assertEquals(expected, bound);
                     List<String> unchanged = new ArrayList<>();
