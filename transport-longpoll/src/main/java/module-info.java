@@ -5,6 +5,7 @@
  */
 module io.weft.transport.longpoll {
     requires transitive io.weft.server;
+    requires io.weft.transport.common;
     requires transitive org.eclipse.jetty.server;
     requires static transitive jakarta.servlet;
     requires static org.eclipse.jetty.ee11.servlet;

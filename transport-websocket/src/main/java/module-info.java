@@ -8,6 +8,7 @@
  */
 module io.weft.transport.websocket {
     requires transitive io.weft.server;
+    requires transitive io.weft.transport.common;
     requires transitive jakarta.websocket;
     requires transitive jakarta.websocket.client;
     requires transitive jakarta.servlet;

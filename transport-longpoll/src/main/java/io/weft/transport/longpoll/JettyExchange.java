@@ -5,6 +5,7 @@ import io.weft.server.api.ClientRequest;
 import io.weft.server.spi.Addresses;
 import io.weft.server.spi.Origins;
 import io.weft.server.spi.RequestSnapshot;
+import io.weft.transport.common.HttpExchange;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

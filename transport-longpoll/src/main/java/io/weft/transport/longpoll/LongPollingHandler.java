@@ -2,6 +2,7 @@ package io.weft.transport.longpoll;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.spi.Engine;
+import io.weft.transport.common.PollingTransport;
 import java.util.Objects;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;

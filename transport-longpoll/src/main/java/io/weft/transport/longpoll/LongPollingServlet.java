@@ -3,6 +3,7 @@ package io.weft.transport.longpoll;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.Engine;
+import io.weft.transport.common.PollingTransport;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;

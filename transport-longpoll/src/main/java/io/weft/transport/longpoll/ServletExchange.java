@@ -5,6 +5,7 @@ import io.weft.server.api.ClientRequest;
 import io.weft.server.spi.Addresses;
 import io.weft.server.spi.Origins;
 import io.weft.server.spi.RequestSnapshot;
+import io.weft.transport.common.HttpExchange;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;

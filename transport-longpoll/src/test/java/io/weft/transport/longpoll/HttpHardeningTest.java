@@ -16,13 +16,11 @@ import io.weft.transport.longpoll.testing.Reply;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -146,26 +144,6 @@ class HttpHardeningTest {
         Browser third = new Browser(HTTP.client(), server.uri());
         assertEquals("429:maxSessionsPerAddress:limit_exceeded",
                 third.send(third.post(Browser.HANDSHAKE)).message().get("error"));
-    }
-
-    @Test
-    void aDeclaredBodyIsNotAllocatedBeforeItArrives() {
-        BodyCollector collector = new BodyCollector(65_536, 65_536, new BodyCollector.Outcome() {
-            @Override
-            public void body(byte[] bytes, int length) {
-            }
-
-            @Override
-            public void tooLarge() {
-            }
-
-            @Override
-            public void failed(Throwable failure) {
-            }
-        });
-        assertEquals(BodyCollector.FIRST_BUFFER, collector.capacity());
-        collector.onData(ByteBuffer.wrap(new byte[10_000]));
-        assertTrue(collector.capacity() >= 10_000 && collector.capacity() <= 65_536, collector.capacity() + " bytes");
     }
 
     private void othersCarryOn() throws Exception {

@@ -2,6 +2,7 @@ package io.weft.transport.longpoll;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
+import io.weft.transport.common.PollingTransport;
 import java.net.URI;
 import java.util.function.IntSupplier;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;

@@ -1,6 +1,7 @@
 package io.weft.transport.websocket;
 
 import io.weft.bayeux.Promise;
+import io.weft.transport.common.BayeuxSocket;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;

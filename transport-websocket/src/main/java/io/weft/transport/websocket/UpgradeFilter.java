@@ -5,6 +5,8 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.Addresses;
 import io.weft.server.spi.Origins;
 import io.weft.server.spi.RequestSnapshot;
+import io.weft.transport.common.BayeuxSocket;
+import io.weft.transport.common.WebSockets;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -48,7 +50,7 @@ final class UpgradeFilter implements Filter {
     private static final Set<String> HANDSHAKE_HEADERS = Set.of("upgrade", "connection", "sec-websocket-key",
             "sec-websocket-version", "sec-websocket-extensions");
 
-    private final WebSocketTransport transport;
+    private final WebSockets transport;
     private final ServerOptions options;
     private final String path;
     /** The context's Jakarta WebSocket container; null until {@link #init}, and after it where there is none. */
@@ -58,7 +60,7 @@ final class UpgradeFilter implements Filter {
      * @param container the context's container if it is already known, else null: {@link #init} looks for it
      * @param path the endpoint path the container is told (the mount's path without its {@code /*})
      */
-    UpgradeFilter(WebSocketTransport transport, ServerContainer container, String path) {
+    UpgradeFilter(WebSockets transport, ServerContainer container, String path) {
         this.transport = transport;
         this.options = transport.options();
         this.container = container;
@@ -90,7 +92,7 @@ final class UpgradeFilter implements Filter {
     }
 
     /** A filter for {@code container}, the context's {@code ServerContainer} attribute if it has one (else null). */
-    static UpgradeFilter of(WebSocketTransport transport, Object container, String path) {
+    static UpgradeFilter of(WebSockets transport, Object container, String path) {
         return new UpgradeFilter(transport, container instanceof ServerContainer found ? found : null, path);
     }
 

@@ -1,6 +1,8 @@
 package io.weft.transport.websocket;
 
 import io.weft.bayeux.Promise;
+import io.weft.transport.common.BayeuxSocket;
+import io.weft.transport.common.WebSockets;
 import jakarta.websocket.CloseReason.CloseCodes;
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.Endpoint;
@@ -31,10 +33,10 @@ public final class WebSocketEndpoint extends Endpoint implements BayeuxSocket.Wi
     private static final Logger LOG = LoggerFactory.getLogger(BayeuxSocket.class);
 
     private final BayeuxSocket socket;
-    private final WebSocketTransport transport;
+    private final WebSockets transport;
     private volatile Session session;
 
-    WebSocketEndpoint(BayeuxSocket socket, WebSocketTransport transport) {
+    WebSocketEndpoint(BayeuxSocket socket, WebSockets transport) {
         this.socket = socket;
         this.transport = transport;
     }

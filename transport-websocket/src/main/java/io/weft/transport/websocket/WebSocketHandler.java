@@ -4,6 +4,8 @@ import io.weft.server.api.ClientRequest;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.Origins;
 import io.weft.server.spi.RequestSnapshot;
+import io.weft.transport.common.BayeuxSocket;
+import io.weft.transport.common.WebSockets;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -39,12 +41,12 @@ public final class WebSocketHandler extends WebSocketUpgradeHandler {
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketHandler.class);
     private static final String DEFLATE = "permessage-deflate";
 
-    private final WebSocketTransport transport;
+    private final WebSockets transport;
     private final ServerOptions options;
     private final Duration idleTimeout;
     private volatile Consumer<JettyFrameHandler> opened = handler -> { };
 
-    WebSocketHandler(WebSocketTransport transport, Server server, String pathSpec) {
+    WebSocketHandler(WebSockets transport, Server server, String pathSpec) {
         super(WebSocketServerComponents.ensureWebSocketComponents(server));
         this.transport = transport;
         this.options = transport.options();

@@ -1,6 +1,7 @@
 package io.weft.transport.websocket;
 
 import io.weft.server.api.BayeuxServer;
+import io.weft.transport.common.WebSockets;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
@@ -52,7 +53,7 @@ public final class WebSocketServletMount {
                     context.getServerInfo());
             return;
         }
-        UpgradeFilter filter = UpgradeFilter.of(WebSocketTransport.of(bayeux), context.getAttribute(SERVER_CONTAINER),
+        UpgradeFilter filter = UpgradeFilter.of(WebSockets.of(bayeux), context.getAttribute(SERVER_CONTAINER),
                 UpgradeFilter.endpointPath(pathSpec));
         FilterRegistration.Dynamic registration = context.addFilter(FILTER_NAME, filter);
         if (registration == null) {

@@ -10,6 +10,7 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.Inbox;
 import io.weft.server.testing.Json;
 import io.weft.server.testing.ScriptedClient;
+import io.weft.transport.common.BayeuxSocket;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.weft.transport.websocket;
 
+import io.weft.transport.common.BayeuxSocket;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -9,6 +9,8 @@ import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.Engine;
 import io.weft.server.spi.RequestSnapshot;
+import io.weft.transport.common.BayeuxSocket;
+import io.weft.transport.common.WebSockets;
 import jakarta.websocket.CloseReason.CloseCodes;
 import jakarta.websocket.CloseReason;
 import java.net.InetAddress;
@@ -36,7 +38,7 @@ class EndpointTest {
         socket = new FakeSession();
         RequestSnapshot upgrade = RequestSnapshot.builder()
                 .remoteAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 4242)).build();
-        WebSocketTransport transport = WebSocketTransport.of(bayeux);
+        WebSockets transport = WebSockets.of(bayeux);
         endpoint = new WebSocketEndpoint(transport.accept(List.of(), false, header -> { }, upgrade), transport);
         endpoint.onOpen(socket.session(), socket.config());
     }
@@ -54,7 +56,7 @@ class EndpointTest {
     void endpointKnowsItsPeersAddressFromTheUpgrade() {
         assertEquals(InetAddress.getLoopbackAddress(), endpoint.socket().remoteAddress());
         assertTrue(endpoint.toString().endsWith(":4242]]"), endpoint.toString());
-        assertNull(WebSocketTransport.of(bayeux).accept(List.of(), false, header -> { }, null).remoteAddress(),
+        assertNull(WebSockets.of(bayeux).accept(List.of(), false, header -> { }, null).remoteAddress(),
                 "none without an upgrade request");
     }
 

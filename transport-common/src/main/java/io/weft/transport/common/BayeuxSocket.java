@@ -1,4 +1,4 @@
-package io.weft.transport.websocket;
+package io.weft.transport.common;
 
 import io.weft.bayeux.Message;
 import io.weft.bayeux.MessageDecodeException;
@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One Bayeux {@code websocket} connection, whatever WebSocket API carries it: each text message from the client is a
  * batch (a JSON array, or one message object) for the engine, and each {@link #send} from the engine is one text
- * message to the client. The container's side is a {@link Wire}: {@link WebSocketEndpoint} on the Jakarta API (any
- * Servlet container), {@link JettyFrameHandler} on Jetty's core WebSocket API (embedded Jetty).
+ * message to the client. The container's side is a {@link Wire}: transport-websocket's {@code WebSocketEndpoint} on
+ * the Jakarta API (any Servlet container) and {@code JettyFrameHandler} on Jetty's core WebSocket API (embedded Jetty),
+ * transport-netty's {@code NettySocket}.
  *
  * <p>The adapter calls {@link #open}, the message methods and {@link #ended} one at a time, in the order the socket
  * gives them. The engine calls {@link #send} from any thread, never again before the previous write's promise has
@@ -39,18 +40,18 @@ import org.slf4j.LoggerFactory;
  * <p>Nothing thrown while a message is handled reaches the container: the socket is closed with 1011 and a fixed
  * reason, never the failure's details.
  */
-final class BayeuxSocket implements Connection {
-    static final int BAD_DATA = 1003;
-    static final int POLICY_VIOLATION = 1008;
-    static final int MESSAGE_TOO_LARGE = 1009;
-    static final int SERVER_ERROR = 1011;
+public final class BayeuxSocket implements Connection {
+    public static final int BAD_DATA = 1003;
+    public static final int POLICY_VIOLATION = 1008;
+    public static final int MESSAGE_TOO_LARGE = 1009;
+    public static final int SERVER_ERROR = 1011;
     private static final Logger LOG = LoggerFactory.getLogger(BayeuxSocket.class);
     /** RFC 6455: a close reason is at most 123 bytes of UTF-8. */
     private static final int MAX_CLOSE_REASON = 123;
     private static final String SERVER_FAILURE = "server error";
 
     /** What a {@link BayeuxSocket} needs of its WebSocket. */
-    interface Wire {
+    public interface Wire {
         /** Writes one text message of UTF-8 {@code json}, completing {@code written} when done. One at a time. */
         void write(byte[] json, Promise<Void> written);
 
@@ -58,7 +59,7 @@ final class BayeuxSocket implements Connection {
         void close(int code, String reason);
     }
 
-    private final WebSocketTransport transport;
+    private final WebSockets transport;
     private final String browserId;
     private final String issuedBrowserId;
     private final ClientRequest request;
@@ -72,7 +73,7 @@ final class BayeuxSocket implements Connection {
     private volatile Inbound inbound;
 
     /** @param request what the upgrade request carried, or null (tests) */
-    BayeuxSocket(WebSocketTransport transport, String browserId, String issuedBrowserId, ClientRequest request) {
+    BayeuxSocket(WebSockets transport, String browserId, String issuedBrowserId, ClientRequest request) {
         this.transport = transport;
         this.browserId = browserId;
         this.issuedBrowserId = issuedBrowserId;
@@ -85,7 +86,7 @@ final class BayeuxSocket implements Connection {
 
     @Override
     public String type() {
-        return WebSocketTransport.CONNECTION_TYPE;
+        return WebSockets.CONNECTION_TYPE;
     }
 
     @Override
@@ -126,7 +127,7 @@ final class BayeuxSocket implements Connection {
         }
         try {
             byte[] frame = transport.engine().codec().encode(messages);
-            transport.engine().written(WebSocketTransport.CONNECTION_TYPE, frame.length);
+            transport.engine().written(WebSockets.CONNECTION_TYPE, frame.length);
             socket.write(frame, written);
         } catch (Throwable x) {
             LOG.warn("websocket to {}: could not write {} messages; closing it (1011)", remote(), messages.size(), x);
@@ -146,7 +147,7 @@ final class BayeuxSocket implements Connection {
     // ---- called by the adapter ----
 
     /** The socket is open: the engine learns of the connection. */
-    void open(Wire socket) {
+    public void open(Wire socket) {
         this.wire = socket;
         transport.opened();
         try {
@@ -157,7 +158,7 @@ final class BayeuxSocket implements Connection {
     }
 
     /** A text message. */
-    void text(String text) {
+    public void text(String text) {
         handle(() -> transport.engine().codec().decode(text), NOTHING);
     }
 
@@ -165,7 +166,7 @@ final class BayeuxSocket implements Connection {
      * A text message, as the UTF-8 bytes it came in; {@code processed} runs once when it is done with: its replies
      * written, or the message refused or dropped. An adapter that can stop reading reads the next message then.
      */
-    void text(byte[] utf8, int offset, int length, Runnable processed) {
+    public void text(byte[] utf8, int offset, int length, Runnable processed) {
         handle(() -> transport.engine().codec().decode(utf8, offset, length), processed);
     }
 
@@ -239,7 +240,7 @@ final class BayeuxSocket implements Connection {
     }
 
     /** A binary message: Bayeux is JSON text (1003). */
-    void binary(int size) {
+    public void binary(int size) {
         if (closing.get()) {
             return;
         }
@@ -248,18 +249,18 @@ final class BayeuxSocket implements Connection {
     }
 
     /** A message over {@code maxMessageSize}, refused by the container or by the adapter (which closes with 1009). */
-    void tooLarge(String reason) {
+    public void tooLarge(String reason) {
         transport.engine().refused(Limit.MESSAGE_SIZE);
         faults.tooLarge(remote(), reason);
     }
 
     /** Whether this side has started to close the socket. */
-    boolean isClosing() {
+    public boolean isClosing() {
         return closing.get();
     }
 
     /** The socket has closed (either side) or failed. Once per socket. */
-    void ended() {
+    public void ended() {
         transport.closed();
         Inbound in = inbound;
         if (in == null) {
@@ -273,7 +274,7 @@ final class BayeuxSocket implements Connection {
     }
 
     /** A bug, not bad input: the operator gets the stack trace, the client a 1011 with a fixed reason. */
-    void failed(Throwable x) {
+    public void failed(Throwable x) {
         LOG.warn("websocket from {}: server failure; closing it (1011)", remote(), x);
         close(SERVER_ERROR, SERVER_FAILURE);
     }
@@ -283,7 +284,7 @@ final class BayeuxSocket implements Connection {
      *
      * @return whether this call started the close
      */
-    boolean close(int code, String reason) {
+    public boolean close(int code, String reason) {
         if (!closing.compareAndSet(false, true)) {
             return false;
         }
@@ -298,12 +299,12 @@ final class BayeuxSocket implements Connection {
         return true;
     }
 
-    Object remote() {
+    public Object remote() {
         InetSocketAddress address = request == null ? null : request.getRemoteAddress();
         return address == null ? "?" : address;
     }
 
-    static String truncate(String reason) {
+    public static String truncate(String reason) {
         if (reason == null) {
             return null;
         }

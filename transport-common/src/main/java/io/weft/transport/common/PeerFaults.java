@@ -1,4 +1,4 @@
-package io.weft.transport.websocket;
+package io.weft.transport.common;
 
 import io.weft.server.spi.QuietLog;
 

@@ -1,4 +1,4 @@
-package io.weft.transport.longpoll;
+package io.weft.transport.common;
 
 import io.weft.bayeux.BayeuxError;
 import io.weft.bayeux.Message;

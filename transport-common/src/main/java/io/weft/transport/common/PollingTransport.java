@@ -1,4 +1,4 @@
-package io.weft.transport.longpoll;
+package io.weft.transport.common;
 
 import io.weft.bayeux.Message;
 import io.weft.bayeux.MessageDecodeException;
@@ -35,13 +35,13 @@ import org.slf4j.LoggerFactory;
  * Every protocol decision past that (holding {@code /meta/connect}, browser binding, advice) is the engine's. Bad
  * input ends here with a 4xx and a one-line reason, logged at DEBUG. Thread-safe; {@link #handle} does not block.
  */
-final class PollingTransport {
-    static final String LONG_POLLING = "long-polling";
-    static final String CALLBACK_POLLING = "callback-polling";
+public final class PollingTransport {
+    public static final String LONG_POLLING = "long-polling";
+    public static final String CALLBACK_POLLING = "callback-polling";
     /** How long past the engine's own timeout a held exchange is kept from the container's idle timeout. */
-    static final long IDLE_GRACE_MILLIS = 10_000;
+    public static final long IDLE_GRACE_MILLIS = 10_000;
     /** How long a request body may take to arrive whole: a client trickling one must not hold a buffer for ever. */
-    static final long BODY_MILLIS = 30_000;
+    public static final long BODY_MILLIS = 30_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(PollingTransport.class);
     /** A failure a client may be able to repeat at will: the log must not become its amplifier. */
@@ -59,11 +59,11 @@ final class PollingTransport {
     private final long graceMillis;
     private final boolean streams;
 
-    Engine engine() {
+    public Engine engine() {
         return engine;
     }
 
-    PollingTransport(Engine engine, boolean streams) {
+    public PollingTransport(Engine engine, boolean streams) {
         this(engine, BODY_MILLIS, IDLE_GRACE_MILLIS, streams);
     }
 
@@ -72,7 +72,7 @@ final class PollingTransport {
      * @param graceMillis how long past the engine's timeout a held exchange may wait (tests shorten both)
      * @param streams whether the adapter's exchanges stream responses: then {@code eventsource} is served, and offered
      */
-    PollingTransport(Engine engine, long bodyMillis, long graceMillis, boolean streams) {
+    public PollingTransport(Engine engine, long bodyMillis, long graceMillis, boolean streams) {
         this.engine = engine;
         this.streams = streams;
         this.bodyMillis = bodyMillis;
@@ -91,7 +91,7 @@ final class PollingTransport {
      * Serves one request; the response may be written later, from another thread. Whatever is thrown on the way
      * (a bug; {@code Error}s included) ends in a 400 with a fixed reason, never in the container's 500 page.
      */
-    void handle(HttpExchange exchange) {
+    public void handle(HttpExchange exchange) {
         safely(exchange, () -> route(exchange));
     }
 
@@ -110,7 +110,7 @@ final class PollingTransport {
      * The longest an exchange may last in all: its body, the hold, and a grace for the engine's timer. The servlet
      * adapter sets it as the async timeout.
      */
-    long exchangeDeadlineMillis() {
+    public long exchangeDeadlineMillis() {
         return bodyMillis + maxExchangeMillis();
     }
 

@@ -1,4 +1,4 @@
-package io.weft.transport.longpoll;
+package io.weft.transport.common;
 
 import java.nio.charset.StandardCharsets;
 

@@ -1,4 +1,4 @@
-package io.weft.transport.longpoll;
+package io.weft.transport.common;
 
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.Origins;

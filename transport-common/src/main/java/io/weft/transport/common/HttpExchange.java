@@ -1,4 +1,4 @@
-package io.weft.transport.longpoll;
+package io.weft.transport.common;
 
 import io.weft.bayeux.Promise;
 import io.weft.server.api.ClientRequest;
@@ -9,13 +9,13 @@ import java.util.function.Consumer;
 
 /**
  * One HTTP request and its response, as {@link PollingTransport} sees them: the whole surface an adapter (the Jetty
- * core {@link LongPollingHandler}, the {@link LongPollingServlet}) implements. Adapters translate calls and nothing
+ * core {@code LongPollingHandler}, the {@code LongPollingServlet}, transport-netty's exchange) implements. Adapters translate calls and nothing
  * else; every decision (methods, parameters, limits, cookies, CORS, status codes) is the transport's.
  *
  * <p>The transport calls {@link #respond} or {@link #abort} exactly once, from any thread; response headers are set
  * before that. Callbacks ({@link BodySink}, the {@code gone} listener) run on container threads and must not block.
  */
-interface HttpExchange {
+public interface HttpExchange {
     /** The request method, upper case. */
     String method();
 
@@ -69,7 +69,7 @@ interface HttpExchange {
      * The engine has taken the request without answering it yet (a held {@code /meta/connect}), and will answer
      * within {@code millis}. Until {@link #respond} or {@link #abort}, the container's idle timeout must not end the
      * exchange, and a client that goes away must be noticed even where the container does not tell (HTTP/1 on Jetty:
-     * see {@link ParkedConnectionWatch}). May race with {@link #respond} from another thread; at most once.
+     * see transport-longpoll's {@code ParkedConnectionWatch}). May race with {@link #respond} from another thread; at most once.
      */
     void parked(long millis);
 
