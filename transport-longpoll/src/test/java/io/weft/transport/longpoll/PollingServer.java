@@ -150,6 +150,11 @@ final class PollingServer implements AutoCloseable {
         return bayeux;
     }
 
+    /** The embedded Jetty, started. */
+    Server jetty() {
+        return jetty;
+    }
+
     URI uri() {
         return URI.create(origin() + "/cometd");
     }
