@@ -9,6 +9,7 @@ let client = null;
 let me = null;
 let room = null;
 let roomSubscriptions = [];
+let lastFailure = null; // why the last try to reach the server failed, while it has not been reached
 
 function transportsFromUrl() {
     const forced = params.get('transport');
@@ -18,13 +19,31 @@ function transportsFromUrl() {
     return TRANSPORTS;
 }
 
+/** Why the page cannot connect, or null: the server's refusal, or the last failure while handshaking. */
+function problem() {
+    const state = client ? client.state : 'disconnected';
+    if (state === 'refused') {
+        return 'Could not connect: ' + client.refusal.reason + (client.refusal.retrying ? ' (trying again)' : '');
+    }
+    if (state === 'handshaking' && lastFailure) {
+        return 'Could not connect: ' + lastFailure + ' (trying again)';
+    }
+    return null;
+}
+
 function showStatus() {
     const status = $('status');
     const state = client ? client.state : 'disconnected';
     status.dataset.state = state;
     status.dataset.transport = client && client.clientId ? client.transport : '';
     status.dataset.ack = String(Boolean(client && client.ackEnabled));
-    status.textContent = state === 'connected' ? 'connected · ' + client.transport : state;
+    status.dataset.reason = state === 'refused' ? client.refusal.reason : '';
+    const shown = problem();
+    status.textContent = shown || (state === 'connected' ? 'connected · ' + client.transport : state);
+    if (!room && shown) { // still at the login form: say it there too, where the user waits
+        $('login-error').textContent = shown;
+        $('login-error').hidden = false;
+    }
 }
 
 function addMessage(data) {
@@ -128,8 +147,20 @@ async function login(event) {
                 ack: params.get('ack') === 'true' || params.get('ack') === '1',
             });
             // end::create[]
-            client.addListener('state', showStatus);
+            client.addListener('state', state => {
+                if (state === 'connecting' || state === 'connected') {
+                    lastFailure = null;
+                }
+                showStatus();
+            });
+            client.addListener('refused', showStatus);
+            client.addListener('failure', failure => {
+                lastFailure = failure && failure.message ? failure.message : String(failure);
+                showStatus();
+            });
             client.addListener('handshake', (reply, {rehandshake}) => {
+                lastFailure = null;
+                $('login-error').hidden = true;
                 showStatus();
                 if (rehandshake && room) {
                     // the server forgot us (it restarted, or we were away too long); the client subscribes
@@ -139,14 +170,14 @@ async function login(event) {
                         .catch(x => console.error('could not join again', x));
                 }
             });
-            await client.handshake();
         }
+        await client.handshake(); // at once if handshaken; again after a refusal the server said not to retry
         await enter($('room').value.trim());
         $('login-view').hidden = true;
         $('chat-view').hidden = false;
         $('text').focus();
     } catch (x) {
-        error.textContent = 'Could not join: ' + x.message;
+        error.textContent = client && client.state === 'refused' ? problem() : 'Could not join: ' + x.message;
         error.hidden = false;
     }
 }

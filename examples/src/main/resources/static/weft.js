@@ -23,6 +23,19 @@ const META_DISCONNECT = '/meta/disconnect';
 /** The connection types this client speaks, in its default order of preference. */
 export const TRANSPORTS = Object.freeze(['websocket', 'eventsource', 'long-polling']);
 
+/**
+ * An HTTP answer other than 2xx: `status` is its status, `message` `HTTP <status>` and the first line of its body
+ * (`HTTP 403: origin not allowed: https://chat.example.com`).
+ */
+export class HttpError extends Error {
+    constructor(status, body) {
+        const line = String(body || '').trim().split('\n')[0].slice(0, 200);
+        super('HTTP ' + status + (line ? ': ' + line : ''));
+        this.name = 'HttpError';
+        this.status = status;
+    }
+}
+
 /** A request the server refused: `reply` is its reply, `message` the reply's `error` (`402::session_unknown`...). */
 export class BayeuxError extends Error {
     constructor(reply) {
@@ -84,7 +97,7 @@ class LongPollingTransport {
                 keepalive,
             });
             if (!response.ok) {
-                throw new Error('HTTP ' + response.status);
+                throw new HttpError(response.status, await response.text().catch(() => ''));
             }
             const body = await response.json();
             this.onMessages(Array.isArray(body) ? body : [body]);
@@ -375,10 +388,11 @@ class WebSocketTransport {
  * - `maxNetworkDelay`: ms a reply may take beyond what the server may hold it, default 10000;
  * - `backoffIncrement`, `maxBackoff`: ms added to the wait before each retry after a failure, and its cap (1000, 30000).
  *
- * Events, with `addListener(event, callback)`: `state` (the new state: `disconnected`, `handshaking`, `connecting`,
- * `connected`, `unconnected` (the connection is lost and being retried), `disconnecting`), `handshake` (each
- * successful handshake reply, with `{rehandshake: true}` after the first), `message` (every message received, for
- * debugging).
+ * Events, with `addListener(event, callback)`: `state` (the new state: `disconnected`, `handshaking`, `refused` (the
+ * server refused the handshake: `refusal` says why and whether the client tries again), `connecting`, `connected`,
+ * `unconnected` (the connection is lost and being retried), `disconnecting`), `handshake` (each successful handshake
+ * reply, with `{rehandshake: true}` after the first), `refused` (each refusal, with the `refusal`), `failure` (an error
+ * being retried), `message` (every message received, for debugging).
  */
 export class BayeuxClient {
     #url;
@@ -396,6 +410,7 @@ export class BayeuxClient {
     #timer = null;
     #handshakes = 0;
     #handshakeExt = null;
+    #refusal = null;
     #firstConnect = true;
     #ackEnabled = false;
     #lastAck = 0;
@@ -450,6 +465,17 @@ export class BayeuxClient {
         return (this.#transport || this.#transports[0]).name;
     }
 
+    /**
+     * Why the server refused the last handshake, until one succeeds: `{reason, status, error, reply, retrying}`.
+     * `reason` is the Bayeux error (`403::handshake_denied`, `429:maxSessionsPerAddress:limit_exceeded`,
+     * `503::server_closing`) or the HTTP answer (`HTTP 403: origin not allowed: ...`); `status` the HTTP status (403,
+     * 429, 503...) when the refusal was one; `error` and `reply` the Bayeux error and reply when it was one;
+     * `retrying` whether the client tries again (false once the server said `reconnect: none`). Null otherwise.
+     */
+    get refusal() {
+        return this.#refusal;
+    }
+
     /** Whether the server agreed to the acknowledgement extension. */
     get ackEnabled() {
         return this.#ackEnabled;
@@ -483,7 +509,8 @@ export class BayeuxClient {
             }
             this.#handshakeExt = {...fields.ext};
         }
-        if (this.#state === 'disconnected') {
+        if (this.#state === 'disconnected' || (this.#state === 'refused' && !this.#refusal.retrying)) {
+            this.#refusal = null;
             this.#transport = null;
             this.#startHandshake();
         }
@@ -546,6 +573,7 @@ export class BayeuxClient {
         }
         const clientId = this.#clientId;
         const transport = this.#transport;
+        this.#refusal = null;
         this.#setState('disconnecting');
         clearTimeout(this.#timer);
         try {
@@ -581,7 +609,7 @@ export class BayeuxClient {
         if (!this.#transport) {
             this.#transport = this.#transports[0];
         }
-        this.#setState('handshaking');
+        this.#setState(this.#refusal ? 'refused' : 'handshaking'); // trying again after a refusal is still refused
         const message = {
             channel: META_HANDSHAKE,
             version: '1.0',
@@ -601,18 +629,20 @@ export class BayeuxClient {
     }
 
     #handshakeReplied(reply) {
-        if (this.#state !== 'handshaking') {
+        if (this.#state !== 'handshaking' && this.#state !== 'refused') {
             return;
         }
         this.#updateAdvice(reply);
         if (!reply.successful) {
-            if (this.#advice.reconnect === 'none') {
-                this.#stop(new BayeuxError(reply));
-            } else {
+            const error = reply.error ? String(reply.error) : 'handshake refused';
+            const retrying = this.#advice.reconnect !== 'none';
+            this.#refused({reason: error, status: undefined, error, reply, retrying});
+            if (retrying) {
                 this.#retry(() => this.#startHandshake());
             }
             return;
         }
+        this.#refusal = null;
         this.#clientId = reply.clientId;
         this.#ackEnabled = Boolean(this.#options.ack && reply.ext && reply.ext.ack === true);
         this.#backoff = 0;
@@ -638,7 +668,7 @@ export class BayeuxClient {
     }
 
     #handshakeFailed(transport, failure) {
-        if (this.#state !== 'handshaking') {
+        if (this.#state !== 'handshaking' && this.#state !== 'refused') {
             return;
         }
         const index = this.#transports.indexOf(transport);
@@ -648,8 +678,25 @@ export class BayeuxClient {
             this.#startHandshake();
             return;
         }
+        if (failure instanceof HttpError) {
+            // the server answered, and not with Bayeux: an origin it does not allow (403), a bound a proxy or the
+            // connector keeps (429), a server stopping (503), a wrong URL (404)
+            this.#refused({reason: failure.message, status: failure.status, error: undefined, reply: undefined,
+                retrying: true});
+        }
         this.#emit('failure', failure);
         this.#retry(() => this.#startHandshake());
+    }
+
+    /** Shows a refused handshake in the state and the `refused` event; stops the client when it must not retry. */
+    #refused(refusal) {
+        this.#refusal = Object.freeze(refusal);
+        if (refusal.retrying) {
+            this.#setState('refused');
+        } else {
+            this.#stop(refusal.reply ? new BayeuxError(refusal.reply) : new Error(refusal.reason), 'refused');
+        }
+        this.#emit('refused', this.#refusal);
     }
 
     #connect() {
@@ -740,7 +787,7 @@ export class BayeuxClient {
         }
     }
 
-    #stop(reason) {
+    #stop(reason, finalState = 'disconnected') {
         clearTimeout(this.#timer);
         for (const transport of this.#transports) {
             transport.close();
@@ -752,14 +799,15 @@ export class BayeuxClient {
         this.#clientId = null;
         this.#rejectReady(reason);
         this.#resetReady();
-        this.#setState('disconnected');
+        this.#setState(finalState);
     }
 
     // ---- requests and replies ----
 
     /** Sends once handshaken (waiting for the handshake if one is under way); resolves with a successful reply. */
     async #sendWhenReady(message) {
-        if (this.#state === 'disconnected' || this.#state === 'disconnecting') {
+        if (this.#state === 'disconnected' || this.#state === 'disconnecting'
+                || (this.#state === 'refused' && !this.#refusal.retrying)) {
             throw new Error('not handshaken: call handshake() first');
         }
         await this.#ready;

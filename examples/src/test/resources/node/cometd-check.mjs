@@ -1,7 +1,7 @@
 // The official CometD JavaScript client (npm cometd 9.0.0, in Node through the CometD project's adapter
 // cometd-nodejs-client 2.0.0) against a Bayeux server on one transport: handshake, subscribe, publish, receive its
 // own message, unsubscribe, disconnect (and the server no longer knows the session). Prints "OK <transport> <clientId>" or "FAIL <why>" and exits. Run by
-// StarterWarOnTomcatIT from a folder whose node_modules holds both packages (ES modules ignore NODE_PATH):
+// StarterWarOnTomcatIT, StarterWarOnJettyIT and BehindNginxTest from a folder whose node_modules holds both packages (ES modules ignore NODE_PATH):
 //   node cometd-check.mjs URL websocket|long-polling|callback-polling
 import {adapt} from 'cometd-nodejs-client';
 import {CometD} from 'cometd';

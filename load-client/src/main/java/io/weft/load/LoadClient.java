@@ -41,7 +41,8 @@ public final class LoadClient implements Callable<Integer> {
     @Option(names = "--port", description = "Server port [8080].")
     Integer port;
 
-    @Option(names = "--transport", description = "websocket or long-polling (or 1 / 0) [long-polling].")
+    @Option(names = "--transport",
+            description = "websocket, long-polling or eventsource (or 1 / 0 / 2) [long-polling].")
     String transport;
 
     @Option(names = "--ssl", arity = "0..1", description = "Use https / wss [false].")
@@ -133,12 +134,14 @@ public final class LoadClient implements Callable<Integer> {
         return lastRun;
     }
 
-    private LoadConfig configure(Prompter prompter) {
+    /** The session's settings: each flag given, the others asked for (or their defaults under {@code --auto}). */
+    LoadConfig configure(Prompter prompter) {
         String host = value(server, prompter, p -> p.askString("server", DEFAULT_SERVER), DEFAULT_SERVER);
         int serverPort = value(port, prompter, p -> p.askInt("port", DEFAULT_PORT), DEFAULT_PORT);
         String type = transport != null ? parseTransport(transport)
                 : auto ? LoadConfig.LONG_POLLING
-                : prompter.ask("transport (0 long-polling, 1 websocket)", "0", LoadClient::parseTransport);
+                : prompter.ask("transport (0 long-polling, 1 websocket, 2 eventsource)", "0",
+                        LoadClient::parseTransport);
         type = parseTransport(type);
         boolean useSsl = value(ssl, prompter, p -> p.askBoolean("use ssl", false), false);
         int threads = value(maxThreads, prompter, p -> p.askInt("max threads", DEFAULT_MAX_THREADS),
@@ -198,7 +201,9 @@ public final class LoadClient implements Callable<Integer> {
         return switch (value) {
             case "0", "long-polling", "longpolling", "long_polling" -> LoadConfig.LONG_POLLING;
             case "1", "websocket", "ws" -> LoadConfig.WEBSOCKET;
-            default -> throw new IllegalArgumentException("0 (long-polling) or 1 (websocket): " + text);
+            case "2", "eventsource", "event-source", "sse" -> LoadConfig.EVENTSOURCE;
+            default -> throw new IllegalArgumentException("0 (long-polling), 1 (websocket) or 2 (eventsource): "
+                    + text);
         };
     }
 }

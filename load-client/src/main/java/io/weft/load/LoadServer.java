@@ -90,6 +90,12 @@ public final class LoadServer implements Callable<Integer> {
             + "[none: a single node].")
     String redis;
 
+    @Option(names = "--trust-proxy", split = ",", paramLabel = "ADDRESS",
+            description = "Behind a reverse proxy: its IP address or CIDR range (several: comma-separated), whose "
+                    + "X-Forwarded-Proto/-Host/-Port/-For (or Forwarded) headers are used; everyone else's are ignored "
+                    + "[none: ignored from all].")
+    List<String> trustedProxies = List.of();
+
     @Option(names = "--redis-sharded", description = "--redis names a Redis Cluster (7+): use sharded pub/sub "
             + "(SPUBLISH/SSUBSCRIBE), each channel on the shard that owns its slot.")
     boolean redisSharded;
@@ -100,10 +106,16 @@ public final class LoadServer implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Running running = start(new Settings(host, port, context, maxThreads,
-                ServerOptions.builder().timeout(timeout).maxSessionsPerAddress(maxSessionsPerAddress)
-                        .maxConnectionsPerAddress(maxConnectionsPerAddress).build(),
-                Extension.parse(extensions), jettyDefaults, redis, redisSharded), System.out);
+        Running running;
+        try {
+            running = start(new Settings(host, port, context, maxThreads,
+                    ServerOptions.builder().timeout(timeout).maxSessionsPerAddress(maxSessionsPerAddress)
+                            .maxConnectionsPerAddress(maxConnectionsPerAddress).build(),
+                    Extension.parse(extensions), jettyDefaults, redis, redisSharded, trustedProxies), System.out);
+        } catch (IllegalArgumentException x) { // an option's value: one line, no stack trace
+            System.err.println("LoadServer could not start: " + x.getMessage());
+            return 2;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             running.close();
@@ -174,11 +186,21 @@ public final class LoadServer implements Callable<Integer> {
      * @param jettyDefaults Jetty's default HTTP configuration rather than {@code LongPollingConnectors}'
      * @param redis the Redis URI of a cluster to join (cluster-redis's {@code RedisBroker}), or null for a single node
      * @param redisSharded whether {@code redis} names Redis Cluster nodes, for sharded pub/sub
+     * @param trustedProxies the reverse proxies (IP addresses or CIDR ranges) whose forwarded headers are used
+     *     ({@code LongPollingConnectors.trustProxies}); empty: none
      */
     public record Settings(String host, int port, String context, int maxThreads, ServerOptions options,
-            Set<Extension> extensions, boolean jettyDefaults, String redis, boolean redisSharded) {
+            Set<Extension> extensions, boolean jettyDefaults, String redis, boolean redisSharded,
+            List<String> trustedProxies) {
         public Settings {
             extensions = extensions.isEmpty() ? EnumSet.noneOf(Extension.class) : EnumSet.copyOf(extensions);
+            trustedProxies = List.copyOf(trustedProxies);
+        }
+
+        /** A node that trusts no proxy. */
+        public Settings(String host, int port, String context, int maxThreads, ServerOptions options,
+                Set<Extension> extensions, boolean jettyDefaults, String redis, boolean redisSharded) {
+            this(host, port, context, maxThreads, options, extensions, jettyDefaults, redis, redisSharded, List.of());
         }
 
         /** A node on plain Redis pub/sub, or a single node if {@code redis} is null. */
@@ -203,6 +225,24 @@ public final class LoadServer implements Callable<Integer> {
 
     /** Starts a load server; the caller closes it. Run reports go to {@code out}. */
     public static Running start(Settings settings, PrintStream out) throws Exception {
+        QueuedThreadPool threads = new QueuedThreadPool(settings.maxThreads());
+        threads.setName("load-server");
+        Server jetty = new Server(threads);
+        // Parked long-polls cost ~7 KB each with Weft's settings, ~110 KB with Jetty's defaults.
+        HttpConfiguration http = settings.jettyDefaults() ? new HttpConfiguration()
+                : LongPollingConnectors.httpConfiguration();
+        // HTTP/1.1, and h2c for clients that open with HTTP/2's preface: every tab's long-poll on one connection.
+        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http),
+                new HTTP2CServerConnectionFactory(http));
+        connector.setHost(settings.host());
+        connector.setPort(settings.port());
+        connector.setAcceptQueueSize(4096); // connection storms of thousands of clients from one machine
+        jetty.addConnector(connector);
+        if (!settings.trustedProxies().isEmpty()) { // first: an address that is not one fails before anything runs
+            LongPollingConnectors.trustProxies(jetty, settings.trustedProxies());
+            out.println("Trusting the forwarded headers of " + String.join(", ", settings.trustedProxies()));
+        }
+
         BayeuxServer bayeux = BayeuxServer.create(settings.options());
         if (settings.redis() != null) {
             try {
@@ -243,19 +283,6 @@ public final class LoadServer implements Callable<Integer> {
             return report;
         }));
 
-        QueuedThreadPool threads = new QueuedThreadPool(settings.maxThreads());
-        threads.setName("load-server");
-        Server jetty = new Server(threads);
-        // Parked long-polls cost ~7 KB each with Weft's settings, ~110 KB with Jetty's defaults.
-        HttpConfiguration http = settings.jettyDefaults() ? new HttpConfiguration()
-                : LongPollingConnectors.httpConfiguration();
-        // HTTP/1.1, and h2c for clients that open with HTTP/2's preface: every tab's long-poll on one connection.
-        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http),
-                new HTTP2CServerConnectionFactory(http));
-        connector.setHost(settings.host());
-        connector.setPort(settings.port());
-        connector.setAcceptQueueSize(4096); // connection storms of thousands of clients from one machine
-        jetty.addConnector(connector);
         WeftJetty.mount(jetty, bayeux, settings.context());
         jetty.insertHandler(new MetricsHandler(bayeux)); // GET /metrics, /stats, /health, in front of Weft
         jetty.setStopAtShutdown(false);

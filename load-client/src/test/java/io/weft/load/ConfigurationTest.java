@@ -10,6 +10,7 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class ConfigurationTest {
     private final ByteArrayOutputStream shown = new ByteArrayOutputStream();
@@ -46,7 +47,26 @@ class ConfigurationTest {
         assertEquals("long-polling", LoadClient.parseTransport("0"));
         assertEquals("websocket", LoadClient.parseTransport("1"));
         assertEquals("websocket", LoadClient.parseTransport("WebSocket"));
+        assertEquals("eventsource", LoadClient.parseTransport("2"));
+        assertEquals("eventsource", LoadClient.parseTransport("eventsource"));
         assertThrows(IllegalArgumentException.class, () -> LoadClient.parseTransport("carrier-pigeon"));
+    }
+
+    @Test
+    void thePromptOffersEventSourceAsTheFlagDoes() {
+        LoadClient client = new LoadClient();
+        new CommandLine(client).parseArgs("--server=127.0.0.1", "--port=9000", "--ssl=false", "--max-threads=16",
+                "--context=/cometd", "--channel=/chat/demo", "--rooms=10", "--rooms-per-client=1",
+                "--record-latency=true");
+
+        LoadConfig config = client.configure(prompter("2\n"));
+
+        assertEquals("eventsource", config.transport());
+        assertEquals("transport (0 long-polling, 1 websocket, 2 eventsource) [0]: ",
+                shown.toString(StandardCharsets.UTF_8));
+        LoadClient flagged = new LoadClient();
+        new CommandLine(flagged).parseArgs("--auto", "--transport=eventsource");
+        assertEquals("eventsource", flagged.configure(prompter("")).transport());
     }
 
     @Test

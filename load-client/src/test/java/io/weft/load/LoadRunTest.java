@@ -37,7 +37,7 @@ class LoadRunTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"websocket", "long-polling"})
+    @ValueSource(strings = {"websocket", "long-polling", "eventsource"})
     void everyExpectedMessageArrivesExactlyOnce(String transport, @TempDir Path results) throws Exception {
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         LoadClient client = new LoadClient(new ByteArrayInputStream(new byte[0]),

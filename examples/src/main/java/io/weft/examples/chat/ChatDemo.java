@@ -2,10 +2,12 @@ package io.weft.examples.chat;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Starts the chat demo: {@code java io.weft.examples.chat.ChatDemo [--port=8080] [--host=127.0.0.1]
- * [--redis=redis://HOST:PORT [--announce=2000]]}.
+ * [--trust-proxy=ADDRESS,...] [--redis=redis://HOST:PORT [--announce=2000]]}.
  *
  * <p>Prints {@code READY port=<n>} on standard output once the server listens (scripts and tests wait for that
  * line), then the page's address, and runs until the process is stopped.
@@ -42,6 +44,9 @@ public final class ChatDemo {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "chat-demo-shutdown"));
         System.out.println("READY port=" + server.port());
+        if (!settings.trustedProxies().isEmpty()) {
+            System.out.println("Trusting the forwarded headers of " + String.join(", ", settings.trustedProxies()));
+        }
         if (settings.redis() != null) {
             System.out.println("Cluster: the chat is shared with the other nodes through "
                     + ChatCluster.redacted(settings.redis()));
@@ -57,6 +62,7 @@ public final class ChatDemo {
         String host = DEFAULT_HOST;
         String redis = null;
         Duration announce = ChatCluster.ANNOUNCE_EVERY;
+        List<String> proxies = List.of();
         for (String arg : args) {
             if (arg.equals("--help") || arg.equals("-h")) {
                 return null;
@@ -68,11 +74,23 @@ public final class ChatDemo {
                 redis = redis(arg.substring("--redis=".length()));
             } else if (arg.startsWith("--announce=")) {
                 announce = announce(arg.substring("--announce=".length()));
+            } else if (arg.startsWith("--trust-proxy=")) {
+                proxies = proxies(arg.substring("--trust-proxy=".length()));
             } else {
                 throw new IllegalArgumentException("unknown argument: " + arg);
             }
         }
-        return ChatServer.Settings.of(port).withHost(host).withRedis(redis).withAnnounceEvery(announce);
+        return ChatServer.Settings.of(port).withHost(host).withRedis(redis).withAnnounceEvery(announce)
+                .withTrustedProxies(proxies);
+    }
+
+    private static List<String> proxies(String value) {
+        List<String> proxies = Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        if (proxies.isEmpty()) {
+            throw new IllegalArgumentException("--trust-proxy needs the proxy's IP address (or a CIDR range), "
+                    + "comma-separated for several: " + value);
+        }
+        return proxies;
     }
 
     private static String redis(String value) {
@@ -107,9 +125,13 @@ public final class ChatDemo {
     }
 
     private static void usage(PrintStream out) {
-        out.println("usage: ChatDemo [--port=8080] [--host=127.0.0.1] [--redis=redis://HOST:PORT [--announce=2000]]");
+        out.println("usage: ChatDemo [--port=8080] [--host=127.0.0.1] [--trust-proxy=ADDRESS,...]");
+        out.println("                [--redis=redis://HOST:PORT [--announce=2000]]");
         out.println("  --port=N        the port to listen on; 0 picks a free one (printed as READY port=N)");
         out.println("  --host=H        the address to listen on; 0.0.0.0 lets other machines in");
+        out.println("  --trust-proxy=A behind a reverse proxy: its IP address or CIDR range (several: comma-separated),");
+        out.println("                  whose X-Forwarded-Proto/-Host/-Port/-For (or Forwarded) headers are used;");
+        out.println("                  everyone else's are ignored (none: ignored from all)");
         out.println("  --redis=URI     join the cluster of the nodes started with this Redis (none: a single node)");
         out.println("  --announce=MS   with --redis: how often this node tells the others its member lists again;");
         out.println("                  they forget them 3 periods after the last they heard (the node died)");

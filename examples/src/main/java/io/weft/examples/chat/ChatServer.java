@@ -40,6 +40,10 @@ import org.eclipse.jetty.util.resource.ResourceFactory;
  * With {@link Settings#redis()} set, the node joins a cluster ({@link ChatCluster}): cluster-redis's {@code RedisBroker}
  * carries broadcasts between the nodes, and the chat's {@link Roster} its member lists.
  *
+ * <p>Behind a reverse proxy, {@link Settings#withTrustedProxies} names the proxies whose forwarded scheme, host and
+ * client address the server uses (the page's {@code https://} origin, the cookie's {@code Secure} flag, each client
+ * counted under its own address).
+ *
  * <p>Started by {@link #start(Settings)} on the caller's thread; closed by {@link #close()}. Thread-safe.
  */
 public final class ChatServer implements AutoCloseable {
@@ -64,65 +68,81 @@ public final class ChatServer implements AutoCloseable {
      *     or null for a single node
      * @param announceEvery on a cluster, how often this node tells the others its member lists again (they forget
      *     them {@value Roster#EXPIRES_AFTER} periods after the last they heard)
+     * @param trustedProxies the reverse proxies whose forwarded headers (scheme, host, client address) are used, by IP
+     *     address or CIDR range; empty: none, forwarded headers are ignored
      */
     public record Settings(String host, int port, boolean webSocket, ServerOptions options, List<ContextHandler> contexts,
-            String redis, Duration announceEvery) {
+            String redis, Duration announceEvery, List<String> trustedProxies) {
         public Settings {
             Objects.requireNonNull(host, "host");
             Objects.requireNonNull(options, "options");
             Objects.requireNonNull(announceEvery, "announceEvery");
             contexts = List.copyOf(contexts);
+            trustedProxies = List.copyOf(trustedProxies);
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port must be 0 to 65535: " + port);
             }
         }
 
-        /** This machine only, both transports, default options, a single node. */
+        /** This machine only, both transports, default options, a single node, no proxy trusted. */
         public static Settings of(int port) {
             return new Settings("127.0.0.1", port, true, ServerOptions.defaults(), List.of(), null,
-                    ChatCluster.ANNOUNCE_EVERY);
+                    ChatCluster.ANNOUNCE_EVERY, List.of());
         }
 
         public Settings withHost(String value) {
-            return new Settings(value, port, webSocket, options, contexts, redis, announceEvery);
+            return new Settings(value, port, webSocket, options, contexts, redis, announceEvery, trustedProxies);
         }
 
         public Settings withOptions(ServerOptions value) {
-            return new Settings(host, port, webSocket, value, contexts, redis, announceEvery);
+            return new Settings(host, port, webSocket, value, contexts, redis, announceEvery, trustedProxies);
         }
 
         public Settings withWebSocket(boolean value) {
-            return new Settings(host, port, value, options, contexts, redis, announceEvery);
+            return new Settings(host, port, value, options, contexts, redis, announceEvery, trustedProxies);
         }
 
         public Settings withContext(ContextHandler context) {
             List<ContextHandler> more = new ArrayList<>(contexts);
             more.add(context);
-            return new Settings(host, port, webSocket, options, more, redis, announceEvery);
+            return new Settings(host, port, webSocket, options, more, redis, announceEvery, trustedProxies);
         }
 
         /** Joins the cluster that shares this Redis ({@code redis://HOST:PORT}); null: a single node. */
         public Settings withRedis(String value) {
-            return new Settings(host, port, webSocket, options, contexts, value, announceEvery);
+            return new Settings(host, port, webSocket, options, contexts, value, announceEvery, trustedProxies);
         }
 
         public Settings withAnnounceEvery(Duration value) {
-            return new Settings(host, port, webSocket, options, contexts, redis, value);
+            return new Settings(host, port, webSocket, options, contexts, redis, value, trustedProxies);
+        }
+
+        /**
+         * Trusts the forwarded headers of the reverse proxies at these IP addresses or CIDR ranges
+         * ({@link LongPollingConnectors#trustProxies}); none: no proxy is trusted.
+         */
+        public Settings withTrustedProxies(List<String> value) {
+            return new Settings(host, port, webSocket, options, contexts, redis, announceEvery, value);
         }
     }
 
     private ChatServer(Settings settings) {
-        bayeux = BayeuxServer.create(settings.options());
-        bayeux.addExtension(new AcknowledgedMessagesExtension());
-        rooms = ChatCluster.install(bayeux, settings.redis(), settings.announceEvery());
         jetty = new Server();
         // Parked long-polls cost ~7 KB each with these settings, ~110 KB with Jetty's defaults.
         // HTTP/1.1, and h2c for clients that open with HTTP/2's preface: every tab's long-poll on one connection.
+        // tag::connector[]
         HttpConfiguration http = LongPollingConnectors.httpConfiguration();
         connector = new ServerConnector(jetty, new HttpConnectionFactory(http), new HTTP2CServerConnectionFactory(http));
         connector.setHost(settings.host());
         connector.setPort(settings.port());
         jetty.addConnector(connector);
+        if (!settings.trustedProxies().isEmpty()) { // ["127.0.0.1"] with --trust-proxy=127.0.0.1
+            LongPollingConnectors.trustProxies(jetty, settings.trustedProxies()); // once the connectors are added
+        }
+        // end::connector[]
+        bayeux = BayeuxServer.create(settings.options());
+        bayeux.addExtension(new AcknowledgedMessagesExtension());
+        rooms = ChatCluster.install(bayeux, settings.redis(), settings.announceEvery());
         mount(settings);
     }
 

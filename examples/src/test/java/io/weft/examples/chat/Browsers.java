@@ -36,6 +36,14 @@ public final class Browsers {
 
     /** A new browser with its own profile (so its own cookies: another user). */
     public static ChromeDriver start() {
+        return start(false);
+    }
+
+    /**
+     * A new browser with its own profile that, if {@code acceptSelfSigned}, takes a certificate no authority signed
+     * (a test's own, behind a test's TLS proxy) as a valid one.
+     */
+    public static ChromeDriver start(boolean acceptSelfSigned) {
         SELENIUM.setLevel(Level.SEVERE);
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile())
@@ -49,6 +57,7 @@ public final class Browsers {
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
         options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
+        options.setAcceptInsecureCerts(acceptSelfSigned);
         return new ChromeDriver(service, options);
     }
 }

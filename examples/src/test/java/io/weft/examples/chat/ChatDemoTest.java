@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -77,6 +78,46 @@ class ChatDemoTest {
         assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--redis=10.0.0.5:6380"));
         assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--announce=5"));
         assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--announce=soon"));
+    }
+
+    @Test
+    void trustProxyNamesTheProxiesWhoseForwardedHeadersCount() {
+        assertEquals(List.of(), ChatDemo.parse().trustedProxies(), "no proxy trusted unless asked");
+        assertEquals(List.of("127.0.0.1", "10.0.0.0/8"),
+                ChatDemo.parse("--trust-proxy=127.0.0.1, 10.0.0.0/8").trustedProxies());
+        assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--trust-proxy="));
+    }
+
+    @Test
+    void behindTheTrustedProxyThePublicOriginIsAcceptedAndTheCookieIsSecure() throws Exception {
+        try (DemoProcess demo = DemoProcess.start("--port=0", "--trust-proxy=127.0.0.1")) {
+            HttpResponse<String> handshake = http.send(HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + demo.port() + "/cometd"))
+                    .header("Content-Type", "application/json")
+                    .header("Origin", "https://chat.example.com:8443")
+                    .header("X-Forwarded-Proto", "https")
+                    .header("X-Forwarded-Host", "chat.example.com:8443")
+                    .header("X-Forwarded-For", "203.0.113.7")
+                    .POST(HttpRequest.BodyPublishers.ofString("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+                            + "\"supportedConnectionTypes\":[\"long-polling\"],\"id\":\"1\"}]"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+
+            assertEquals(200, handshake.statusCode(), handshake.body());
+            assertTrue(handshake.body().contains("\"successful\":true"), handshake.body());
+            assertTrue(handshake.headers().firstValue("Set-Cookie").orElse("").contains("; Secure"),
+                    handshake.headers().toString());
+        }
+    }
+
+    @Test
+    void aProxyNamedByHostNameStopsTheDemoWithOneLineSayingSo() throws Exception {
+        try (DemoProcess demo = DemoProcess.start("--port=0", "--trust-proxy=proxy.example.com")) {
+            String line = demo.line("The chat demo could not start", 30);
+            assertTrue(line != null && line.contains("proxy.example.com") && line.contains("IP address"),
+                    String.valueOf(line));
+            assertEquals(1, demo.exitCode());
+            assertNull(demo.line("\tat ", 1), "no stack trace");
+        }
     }
 
     @Test

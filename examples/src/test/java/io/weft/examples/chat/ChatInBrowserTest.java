@@ -2,6 +2,11 @@ package io.weft.examples.chat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.weft.bayeux.Message;
+import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.SecurityPolicy;
+import io.weft.server.api.ServerOptions;
+import io.weft.server.api.ServerSession;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -195,6 +200,54 @@ class ChatInBrowserTest {
             if (second != null) {
                 second.close();
             }
+        }
+    }
+
+    @Test
+    void aHandshakeRefusedAtABoundIsShownWithItsReasonAndTriedAgain() throws Exception {
+        // both browsers are 127.0.0.1: one session for that address
+        try (ChatServer bounded = ChatServer.start(ChatServer.Settings.of(0)
+                .withOptions(ServerOptions.builder().maxSessionsPerAddress(1).build()))) {
+            new ChatPage(alice).open(bounded.baseUrl() + "/").join("alice", "bounded");
+            ChatPage b = new ChatPage(bob).open(bounded.baseUrl() + "/").pressJoin("bob", "bounded");
+
+            assertEquals("Could not connect: 429:maxSessionsPerAddress:limit_exceeded (trying again)", b.refusal());
+            assertEquals(b.refusal(), b.loginError(), "the login form says it too, where the user waits");
+            assertEquals("429:maxSessionsPerAddress:limit_exceeded",
+                    bob.findElement(By.id("status")).getAttribute("data-reason"));
+
+            alice.get("about:blank"); // the page disconnects as it goes: the address's session is free again
+            b.waitForChatView("bob").waitForMembers("bob");
+            assertEquals("websocket", b.connectedTransport());
+        }
+    }
+
+    @Test
+    void aHandshakeTheSecurityPolicyDeniesIsShownAndNotTriedAgain() throws Exception {
+        try (ChatServer denying = ChatServer.start(ChatServer.Settings.of(0))) {
+            denying.bayeux().setSecurityPolicy(new SecurityPolicy() {
+                @Override
+                public boolean canHandshake(BayeuxServer server, ServerSession session, Message handshake) {
+                    return false;
+                }
+            });
+            ChatPage a = new ChatPage(alice).open(denying.baseUrl() + "/?transport=long-polling")
+                    .pressJoin("alice", "denied");
+
+            assertEquals("Could not connect: 403::handshake_denied", a.refusal());
+            assertEquals("Could not connect: 403::handshake_denied", a.loginError(),
+                    "told reconnect: none, the page does not say it is trying again");
+        }
+    }
+
+    @Test
+    void aHandshakeToAClosingServerIsShownWithItsReason() throws Exception {
+        try (ChatServer closing = ChatServer.start(ChatServer.Settings.of(0))) {
+            closing.bayeux().close(); // Jetty still serves the page; Bayeux refuses handshakes
+
+            String shown = new ChatPage(alice).open(closing.baseUrl() + "/").pressJoin("alice", "closing").refusal();
+
+            assertEquals("Could not connect: 503::server_closing (trying again)", shown);
         }
     }
 

@@ -33,6 +33,12 @@ final class ChatPage {
 
     /** Types a name and a room, presses Join, and waits for the chat view. */
     ChatPage join(String name, String room) {
+        pressJoin(name, room);
+        return waitForChatView(name);
+    }
+
+    /** Types a name and a room and presses Join, without waiting for anything. */
+    ChatPage pressJoin(String name, String room) {
         WebElement nameInput = driver.findElement(By.id("name"));
         nameInput.clear();
         nameInput.sendKeys(name);
@@ -40,8 +46,27 @@ final class ChatPage {
         roomInput.clear();
         roomInput.sendKeys(room);
         driver.findElement(By.id("join")).click();
+        return this;
+    }
+
+    ChatPage waitForChatView(String name) {
         waitFor("the chat view of " + name, d -> d.findElement(By.id("chat-view")).isDisplayed());
         return this;
+    }
+
+    /**
+     * Waits for the page to show that the server refused it ({@code data-state="refused"}), and returns what the
+     * status badge says.
+     */
+    String refusal() {
+        waitFor("a refusal", d -> "refused".equals(status().getAttribute("data-state")));
+        return status().getText();
+    }
+
+    /** What the login form's error line says, once it shows one. */
+    String loginError() {
+        waitFor("the login form's error", d -> d.findElement(By.id("login-error")).isDisplayed());
+        return driver.findElement(By.id("login-error")).getText();
     }
 
     ChatPage say(String text) {

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Assumptions;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Assumptions;
  * received, unsubscribe and disconnect over one transport, then a connect for the ended session answered
  * {@code 402::session_unknown}.
  */
-final class OfficialJsClient {
+public final class OfficialJsClient {
     private final Path script;
 
     private OfficialJsClient(Path script) {
@@ -28,7 +29,7 @@ final class OfficialJsClient {
     }
 
     /** Installs the client under {@code target} (once per build); skips the calling test where Node is missing. */
-    static OfficialJsClient install(Path target) throws IOException, InterruptedException {
+    public static OfficialJsClient install(Path target) throws IOException, InterruptedException {
         Assumptions.assumeTrue(nodeInstalled(), "node is not installed: the official JavaScript client cannot run");
         Path prefix = target.resolve("npm-cometd-node");
         NpmPackage.install(prefix, NpmPackage.COMETD, NpmPackage.COMETD_NODE);
@@ -41,14 +42,24 @@ final class OfficialJsClient {
     }
 
     /** Runs the check against {@code bayeuxUrl} over {@code transport}; {@code serverLog} explains a failure. */
-    void check(String bayeuxUrl, String transport, Supplier<String> serverLog) throws Exception {
+    public void check(String bayeuxUrl, String transport, Supplier<String> serverLog) throws Exception {
+        check(bayeuxUrl, transport, serverLog, Map.of());
+    }
+
+    /**
+     * The same, with {@code environment} added to Node's ({@code NODE_EXTRA_CA_CERTS} to trust a test's own
+     * certificate, for example).
+     */
+    public void check(String bayeuxUrl, String transport, Supplier<String> serverLog, Map<String, String> environment)
+            throws Exception {
         Path output = Files.createTempFile("cometd-check", ".txt");
         try {
-            Process node = new ProcessBuilder("node", script.toString(), bayeuxUrl, transport)
+            ProcessBuilder command = new ProcessBuilder("node", script.toString(), bayeuxUrl, transport)
                     .directory(script.getParent().toFile())
                     .redirectErrorStream(true)
-                    .redirectOutput(output.toFile())
-                    .start();
+                    .redirectOutput(output.toFile());
+            command.environment().putAll(environment);
+            Process node = command.start();
             boolean ended = node.waitFor(60, TimeUnit.SECONDS);
             if (!ended) {
                 node.destroyForcibly();

@@ -139,6 +139,10 @@ public final class WeftMetrics implements MeterBinder {
                     stats -> stats.deliveriesByConnectionType().getOrDefault(type, 0L),
                     Tags.of("connection_type", type));
         }
+        // the bound the sessions gauge is read against (an alert at 90 % of it): an option, read from the server
+        Gauge.builder("weft.sessions.limit", server, bayeux -> bayeux.getOptions().maxSessions())
+                .description("maxSessions: how many client sessions may be live at once")
+                .tags(tags).register(registry);
         gauge(registry, "weft.connects.held", "/meta/connect requests held open now",
                 ServerStats::heldConnects, Tags.empty());
         gauge(registry, "weft.channels", "channels in the channel tree", ServerStats::channels,

@@ -76,6 +76,8 @@ class WeftMetricsTest {
         assertEquals(0.0, samples.get("weft_sessions{connection_type=\"eventsource\",node=\"n1\"}"),
                 "every connection type has its gauge, eventsource's too: " + samples);
         assertEquals(2.0, samples.get("weft_subscriptions{node=\"n1\"}"));
+        assertEquals((double) server.getOptions().maxSessions(), samples.get("weft_sessions_limit{node=\"n1\"}"),
+                "the bound the sessions are read against");
         assertEquals(2.0, samples.get("weft_messages_received_total{node=\"n1\"}"), "carol's and the stranger's");
         assertEquals(1.0, samples.get("weft_deliveries_total{connection_type=\"websocket\",node=\"n1\"}"),
                 "bob's socket pushed hi; alice has no poll held to take it yet");

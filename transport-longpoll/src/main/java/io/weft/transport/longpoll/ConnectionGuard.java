@@ -15,6 +15,7 @@ import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.SocketChannelEndPoint;
+import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -36,8 +37,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>Connections: every connection that opens on a socket is counted under its peer's address (an IPv6 address by
  *       its /64, as the session bounds count), and closed at once, counted as {@link Limit#CONNECTIONS_PER_ADDRESS},
- *       if its address already has the maximum open. The count is the TCP peer's: behind a reverse proxy it is the
- *       proxy's, so raise the bound there and bound clients at the proxy.</li>
+ *       if its address already has the maximum open. The count is the TCP peer's; a reverse proxy the server trusts
+ *       ({@link LongPollingConnectors#trustProxies}) is not counted: it carries many clients, and bounds them
+ *       itself.</li>
  *   <li>Request heads: an HTTP/1 connection that has read bytes since its last request was handled, without those
  *       bytes making a complete head within the timeout, is closed and counted as {@link Limit#REQUEST_HEAD}. A request
  *       whose head has arrived is the handler's (bodies have their own deadline). A sweep looks at every HTTP/1
@@ -251,8 +253,28 @@ public final class ConnectionGuard extends AbstractLifeCycle implements HttpConf
                 return null;
             }
             InetAddress address = Addresses.of(endPoint.getRemoteSocketAddress());
-            return address == null ? null : Addresses.key(address);
+            return address == null || fromTrustedProxy(address) ? null : Addresses.key(address);
         }
+    }
+
+    /**
+     * Whether {@code address} is a proxy the server trusts ({@link LongPollingConnectors#trustProxies}): its
+     * connections carry many clients', and are bounded at the proxy, not here. Asked as a connection opens; the
+     * proxies may be named after the guard is installed.
+     */
+    private boolean fromTrustedProxy(InetAddress address) {
+        for (Connector connector : server.getConnectors()) {
+            for (ConnectionFactory factory : connector.getConnectionFactories()) {
+                if (factory instanceof HttpConfiguration.ConnectionFactory http) {
+                    for (HttpConfiguration.Customizer customizer : http.getHttpConfiguration().getCustomizers()) {
+                        if (customizer instanceof TrustedProxies proxies && proxies.trusts(address)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** Keeps a head clock for each HTTP/1 connection while it is open. */

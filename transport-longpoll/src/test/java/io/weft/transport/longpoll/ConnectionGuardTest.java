@@ -145,6 +145,24 @@ class ConnectionGuardTest {
     }
 
     @Test
+    void aTrustedProxysConnectionsAreNotCounted() throws Exception {
+        server = PollingServer.start(Mount.HANDLER, ServerOptions.builder().maxConnectionsPerAddress(1).build());
+        LongPollingConnectors.trustProxies(server.jetty(), "127.0.0.1");
+        List<RawHttp> viaProxy = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            viaProxy.add(open(null));
+        }
+        for (RawHttp connection : viaProxy) {
+            assertEquals(true, handshake(connection).get("successful"), "the proxy carries many clients");
+        }
+        assertEquals(0, server.bayeux().getRefusals().get(Limit.CONNECTIONS_PER_ADDRESS));
+        RawHttp elsewhere = open(InetAddress.getByName("127.0.0.2"));
+        assertEquals(true, handshake(elsewhere).get("successful"));
+        open(InetAddress.getByName("127.0.0.2")).awaitClosedByServer();
+        assertEquals(1, server.bayeux().getRefusals().get(Limit.CONNECTIONS_PER_ADDRESS), "others are counted");
+    }
+
+    @Test
     void theServletMountInstallsNoGuard() throws Exception {
         server = PollingServer.start(Mount.SERVLET, ServerOptions.defaults());
         assertNull(server.guard(), "a Servlet container's connectors are the container's to bound");

@@ -156,6 +156,11 @@ final class PollingServer implements AutoCloseable {
         return jetty.getBean(ConnectionGuard.class);
     }
 
+    /** The embedded Jetty, started. */
+    Server jetty() {
+        return jetty;
+    }
+
     URI uri() {
         return URI.create(origin() + "/cometd");
     }

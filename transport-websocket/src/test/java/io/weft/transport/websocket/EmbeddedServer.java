@@ -30,8 +30,8 @@ final class EmbeddedServer implements BayeuxHost {
         ServerConnector connector = new ServerConnector(jetty);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
-        tune.accept(connector);
         jetty.addConnector(connector);
+        tune.accept(connector);
         upgrades = EmbeddedMount.mount(jetty, bayeux);
         upgrades.onAccept(accepted::add);
         jetty.start();
@@ -41,7 +41,7 @@ final class EmbeddedServer implements BayeuxHost {
         return new EmbeddedServer(options, connector -> { });
     }
 
-    /** A server whose connector {@code tune} may change before it starts (socket buffer sizes, say). */
+    /** A server whose connector {@code tune} may change, once added, before it starts (socket buffer sizes, say). */
     static EmbeddedServer start(ServerOptions options, Consumer<ServerConnector> tune) throws Exception {
         return new EmbeddedServer(options, tune);
     }

@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
+import io.weft.transport.longpoll.LongPollingConnectors;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.server.ForwardedRequestCustomizer;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.exceptions.UpgradeException;
@@ -92,10 +91,16 @@ public class OriginTest {
 
     @Test
     void behindATrustedProxyTheForwardedOriginIsTheServersOwn() throws Exception {
-        server = EmbeddedServer.start(ServerOptions.defaults(), connector -> connector
-                .getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration()
-                .addCustomizer(new ForwardedRequestCustomizer()));
+        server = EmbeddedServer.start(ServerOptions.defaults(),
+                connector -> LongPollingConnectors.trustProxies(connector.getServer(), "127.0.0.1"));
         openThroughProxy().close(1000, null, Callback.NOOP);
+    }
+
+    @Test
+    void forwardedHeadersFromAPeerThatIsNotTheTrustedProxyChangeNothing() throws Exception {
+        server = EmbeddedServer.start(ServerOptions.defaults(),
+                connector -> LongPollingConnectors.trustProxies(connector.getServer(), "192.0.2.1"));
+        assertEquals(403, refusedWith(assertThrows(ExecutionException.class, this::openThroughProxy)));
     }
 
     @Test
