@@ -1,0 +1,66 @@
+package io.weft.transport.netty;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.websocketx.extensions.compression.WebSocketServerCompressionHandler;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The pipeline of a new connection, each handler small and named:
+ *
+ * <pre>
+ * tls?  → guard  → head  → http            → deflate?     → idle  → flush              → router
+ * TLS     counts   times   HTTP/1.1 codec    ws deflate     idle    one flush per loop   Bayeux or
+ *         per      a head  (line, headers    negotiation    close   turn                 the fallback
+ *         address  whole   and body bounded)
+ * </pre>
+ *
+ * A websocket upgrade replaces {@code head}, {@code http} and {@code router} with the websocket codec and the socket.
+ */
+final class ConnectionSetup extends ChannelInitializer<SocketChannel> {
+    static final String TLS = "tls";
+    static final String GUARD = "guard";
+    static final String HEAD = "head";
+    static final String HTTP = "http";
+    static final String DEFLATE = "deflate";
+    static final String IDLE = "idle";
+    static final String FLUSH = "flush";
+    static final String ROUTER = "router";
+    static final String SOCKET = "socket";
+    /** Netty's defaults for the request line and the headers, and a chunk size that suits Bayeux bodies. */
+    static final int MAX_INITIAL_LINE = 4096;
+    static final int MAX_HEADERS = 8192;
+    static final int MAX_CHUNK = 8192;
+
+    private final Mount mount;
+    private final AddressGuard.Counts counts;
+
+    ConnectionSetup(Mount mount) {
+        this.mount = mount;
+        this.counts = new AddressGuard.Counts(mount.engine);
+    }
+
+    @Override
+    protected void initChannel(SocketChannel channel) {
+        ChannelPipeline pipeline = channel.pipeline();
+        if (mount.tls != null) {
+            pipeline.addLast(TLS, mount.tls.newHandler(channel.alloc()));
+        }
+        pipeline.addLast(GUARD, new AddressGuard(counts));
+        pipeline.addLast(HEAD, new HeadClock(mount.engine));
+        pipeline.addLast(HTTP, new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK));
+        if (mount.options.webSocketDeflate()) {
+            // A compressed message inflates to at most maxMessageSize: no deflate bomb.
+            pipeline.addLast(DEFLATE, new WebSocketServerCompressionHandler(mount.options.maxMessageSize()));
+        }
+        pipeline.addLast(IDLE, new IdleStateHandler(0, 0, Mount.IDLE_MILLIS, TimeUnit.MILLISECONDS));
+        // Writes from other loops (a publish fanned out there) are flushed once per turn of this connection's loop.
+        pipeline.addLast(FLUSH, new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES,
+                true));
+        pipeline.addLast(ROUTER, new HttpRouter(mount));
+    }
+}

@@ -1,0 +1,282 @@
+package io.weft.transport.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
+import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
+import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.weft.bayeux.Promise;
+import io.weft.server.spi.Origins;
+import io.weft.transport.common.BayeuxSocket;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Bayeux socket on Netty: the upgrade ({@link #upgrade}: origin check, browser cookie, Netty's handshake) and then,
+ * in place of the HTTP handlers, whole text messages to its {@link BayeuxSocket} and its writes out as text frames.
+ *
+ * <p>Backpressure as on Jetty's core API: the connection reads one frame at a time ({@code autoRead} off), and after a
+ * whole text message the next only once the socket has processed it (its replies written), after a ping only once
+ * the pong is written: a client that sends or pings without reading stalls itself, and its batches reach the engine
+ * one at a time and in order. Fragments are gathered here up to {@code maxMessageSize} (beyond: 1009).
+ *
+ * <p>Ownership: each frame Netty's decoder gives is read and released here (a ping's payload goes on in the pong,
+ * retained for it); the bytes of a write are wrapped, not copied, and belong to Netty once written.
+ */
+final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSocket.Wire {
+    private static final Logger LOG = LoggerFactory.getLogger(NettySocket.class);
+    /** Headers of the handshake itself, not copied into what the session sees of the upgrade. */
+    private static final Set<String> HANDSHAKE = Set.of("upgrade", "connection", "sec-websocket-key",
+            "sec-websocket-version", "sec-websocket-extensions");
+
+    private final BayeuxSocket socket;
+    private final int maxMessageSize;
+    private Channel channel;
+    /** The fragments of a text message so far, or null; {@link #binary} while a binary message goes on. */
+    private byte[] partial;
+    private int partialLength;
+    private boolean binary;
+
+    private NettySocket(BayeuxSocket socket, int maxMessageSize) {
+        this.socket = socket;
+        this.maxMessageSize = maxMessageSize;
+    }
+
+    /**
+     * Takes an upgrade request below the mount (the router has stopped reading): refuses a foreign origin with 403,
+     * sets the browser cookie on the 101 when the request had none, and swaps the HTTP handlers for the websocket
+     * codec and a socket once the 101 is written.
+     */
+    static void upgrade(ChannelHandlerContext ctx, HttpRequest request, Mount mount) {
+        Channel channel = ctx.channel();
+        String origin = request.headers().get(HttpHeaderNames.ORIGIN);
+        if (!Origins.check(origin, () -> Requests.serverOrigin(request, channel, mount.secure()), mount.options)
+                .allowed()) {
+            LOG.debug("refusing a WebSocket upgrade from origin {}", origin);
+            FullHttpResponse forbidden = Fallback.text(HttpResponseStatus.FORBIDDEN, "origin not allowed\n");
+            HttpUtil.setContentLength(forbidden, forbidden.content().readableBytes());
+            ctx.writeAndFlush(forbidden).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        int max = mount.options.maxMessageSize();
+        WebSocketServerHandshaker handshaker = new WebSocketServerHandshakerFactory(
+                (mount.secure() ? "wss://" : "ws://") + request.headers().get(HttpHeaderNames.HOST) + request.uri(),
+                null, WebSocketDecoderConfig.newBuilder()
+                        .allowExtensions(mount.options.webSocketDeflate())
+                        .maxFramePayloadLength(max)
+                        .closeOnProtocolViolation(true)
+                        .build())
+                .newHandshaker(request);
+        if (handshaker == null) {
+            WebSocketServerHandshakerFactory.sendUnsupportedVersionResponse(channel)
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        HttpHeaders extra = new DefaultHttpHeaders();
+        BayeuxSocket socket = mount.webSockets.accept(request.headers().getAll(HttpHeaderNames.COOKIE),
+                mount.secure(), header -> extra.add(HttpHeaderNames.SET_COOKIE, header),
+                Requests.snapshot(request, channel, mount.secure(), HANDSHAKE));
+        NettySocket handler = new NettySocket(socket, max);
+        FullHttpRequest whole = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
+                Unpooled.EMPTY_BUFFER, request.headers(), EmptyHttpHeaders.INSTANCE);
+        handshaker.handshake(channel, whole, extra, channel.newPromise()).addListener(done -> {
+            if (!done.isSuccess()) {
+                LOG.debug("websocket handshake with {} failed: {}", channel.remoteAddress(), done.cause().toString());
+                channel.close();
+                return;
+            }
+            ChannelPipeline pipeline = channel.pipeline();
+            pipeline.remove(ConnectionSetup.HEAD);
+            pipeline.replace(ConnectionSetup.IDLE, ConnectionSetup.IDLE, new IdleStateHandler(0, 0,
+                    mount.webSockets.idleTimeoutMillis(), TimeUnit.MILLISECONDS));
+            pipeline.replace(ConnectionSetup.ROUTER, ConnectionSetup.SOCKET, handler);
+            handler.start();
+        });
+    }
+
+    private void start() {
+        socket.open(this);
+        channel.read();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.channel = ctx.channel();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+        try {
+            if (message instanceof TextWebSocketFrame text) {
+                binary = false;
+                partial = null;
+                partialLength = 0;
+                text(text);
+            } else if (message instanceof ContinuationWebSocketFrame continuation) {
+                if (binary) {
+                    next();
+                } else {
+                    text(continuation);
+                }
+            } else if (message instanceof BinaryWebSocketFrame frame) {
+                binary = !frame.isFinalFragment();
+                socket.binary(frame.content().readableBytes());
+                next();
+            } else if (message instanceof PingWebSocketFrame ping) {
+                // The next frame only once the pong is written: a client that pings without reading stalls itself.
+                ctx.writeAndFlush(new PongWebSocketFrame(ping.content().retain())).addListener(written -> next());
+            } else if (message instanceof CloseWebSocketFrame close) {
+                // Answered with its own status, then closed: nothing more is read.
+                ctx.writeAndFlush(new CloseWebSocketFrame(close.statusCode(), null))
+                        .addListener(ChannelFutureListener.CLOSE);
+            } else if (message instanceof WebSocketFrame) {
+                next(); // a pong
+            } else {
+                // Bytes the HTTP codec held past the upgrade request: a client that did not wait for the 101.
+                close(BayeuxSocket.POLICY_VIOLATION, "sent before the upgrade was answered");
+            }
+        } finally {
+            ReferenceCountUtil.release(message);
+        }
+    }
+
+    /** Done with a frame: the next one is read. */
+    private void next() {
+        channel.read();
+    }
+
+    /** A text frame, or a continuation of one: as JettyFrameHandler does it, over Netty's frames. */
+    private void text(WebSocketFrame frame) {
+        if (socket.isClosing()) {
+            partial = null;
+            next();
+            return;
+        }
+        ByteBuf payload = frame.content();
+        int length = payload.readableBytes();
+        if (frame.isFinalFragment() && partial == null) {
+            // copied before the frame is released; the next read waits for the batch's replies
+            socket.text(ByteBufUtil.getBytes(payload), 0, length, new Demand());
+            return;
+        }
+        if ((long) partialLength + length > maxMessageSize) {
+            partial = null;
+            String reason = "text message over maxMessageSize (" + maxMessageSize + " bytes)";
+            socket.tooLarge(reason);
+            socket.close(BayeuxSocket.MESSAGE_TOO_LARGE, reason);
+            next();
+            return;
+        }
+        if (partial == null) {
+            partial = new byte[Math.min(Math.max(length * 2, 1024), maxMessageSize)];
+            partialLength = 0;
+        } else if (partial.length < partialLength + length) {
+            partial = Arrays.copyOf(partial, Math.min(Math.max(partial.length * 2, partialLength + length),
+                    maxMessageSize));
+        }
+        payload.getBytes(payload.readerIndex(), partial, partialLength, length);
+        partialLength += length;
+        if (!frame.isFinalFragment()) {
+            next();
+            return;
+        }
+        byte[] whole = partial;
+        int wholeLength = partialLength;
+        partial = null;
+        partialLength = 0;
+        socket.text(whole, 0, wholeLength, new Demand());
+    }
+
+    /** Reads the next frame once a message is processed: once, whichever thread completes it. */
+    private final class Demand extends AtomicBoolean implements Runnable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void run() {
+            if (compareAndSet(false, true)) {
+                next();
+            }
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof IdleStateEvent) {
+            LOG.debug("websocket from {} idle: closing", socket.remote());
+            close(WebSocketCloseStatus.ENDPOINT_UNAVAILABLE.code(), "idle timeout");
+            return;
+        }
+        ctx.fireUserEventTriggered(event);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof CorruptedWebSocketFrameException corrupted
+                && corrupted.closeStatus() != null
+                && corrupted.closeStatus().code() == WebSocketCloseStatus.MESSAGE_TOO_BIG.code()) {
+            // Netty's decoder is closing the socket with 1009 for a frame over maxMessageSize.
+            socket.tooLarge(cause.getMessage());
+        } else {
+            LOG.debug("websocket from {} failed: {}", socket.remote(), cause.toString());
+        }
+        ctx.close();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        LOG.debug("websocket from {} closed", socket.remote());
+        socket.ended();
+        ctx.fireChannelInactive();
+    }
+
+    // ---- BayeuxSocket.Wire: any thread ----
+
+    @Override
+    public void write(byte[] json, Promise<Void> written) {
+        // The codec already produced UTF-8: the bytes go out as the frame's payload, wrapped, not copied.
+        channel.writeAndFlush(new TextWebSocketFrame(Unpooled.wrappedBuffer(json))).addListener(future -> {
+            if (future.isSuccess()) {
+                written.succeed(null);
+            } else {
+                written.fail(future.cause());
+            }
+        });
+    }
+
+    @Override
+    public void close(int code, String reason) {
+        channel.writeAndFlush(new CloseWebSocketFrame(code, reason)).addListener(ChannelFutureListener.CLOSE);
+    }
+}
