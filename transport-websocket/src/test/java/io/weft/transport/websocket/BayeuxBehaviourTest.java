@@ -10,6 +10,7 @@ import io.weft.server.api.ServerSession;
 import io.weft.server.testing.Await;
 import io.weft.server.testing.Inbox;
 import io.weft.server.testing.ScriptedClient;
+import io.weft.transport.netty.testing.NettyLeaks;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class BayeuxBehaviourTest {
     @RegisterExtension
     static final Clients clients = new Clients();
+    @RegisterExtension
+    static final NettyLeaks leaks = new NettyLeaks();
     private BayeuxHost server;
 
     @AfterEach

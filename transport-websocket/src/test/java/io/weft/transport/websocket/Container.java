@@ -6,8 +6,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 
 /**
- * Where the behaviour suite runs Weft: embedded Jetty (the README's embedded mount), or the Servlet mount, a web
- * application, on Jetty's Servlet container and in Tomcat.
+ * Where the behaviour suite runs Weft: embedded Jetty (the README's embedded mount), the Servlet mount, a web
+ * application, on Jetty's Servlet container and in Tomcat, and Netty (transport-netty).
  */
 enum Container {
     JETTY {
@@ -33,6 +33,18 @@ enum Container {
             return JettyWebApp.start(options);
         }
     },
+    /** transport-netty's engine: all four connection types on one event loop group. */
+    NETTY {
+        @Override
+        BayeuxHost start() throws Exception {
+            return NettyHost.start(ServerOptions.defaults());
+        }
+
+        @Override
+        BayeuxHost start(ServerOptions options) throws Exception {
+            return NettyHost.start(options);
+        }
+    },
     TOMCAT {
         @Override
         BayeuxHost start() throws Exception {
@@ -51,9 +63,9 @@ enum Container {
     /** A server with {@code options}, started on 127.0.0.1 and a free port. */
     abstract BayeuxHost start(ServerOptions options) throws Exception;
 
-    /** Whether this container's mount serves {@code transport}: eventsource needs embedded Jetty's handler. */
+    /** Whether this container's mount serves {@code transport}: eventsource needs a mount that streams. */
     boolean serves(TransportKind transport) {
-        return transport != TransportKind.EVENTSOURCE || this == JETTY;
+        return transport != TransportKind.EVENTSOURCE || this == JETTY || this == NETTY;
     }
 
     /** Every container with every transport in {@code transports} it serves, as arguments of a parameterized test. */

@@ -14,24 +14,28 @@ import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
 import io.weft.server.testing.ScriptedClient;
+import io.weft.transport.netty.testing.NettyLeaks;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The hostile-client suite: every connection type (websocket, long-polling, callback-polling) sent what an attacker
  * would send, one test per kind of harm. Whatever is sent, the answer comes within {@link Probe#ANSWER_SECONDS} and
  * is a Bayeux error, a 4xx or a close with a reason (never a 500, a hang or a stack trace), and a well-behaved
- * client on the same server, from another address (127.0.0.2), carries on untouched.
+ * client on the same server, from another address (127.0.0.2), carries on untouched. On embedded Jetty and on Netty.
  *
  * <p>What one connection type alone can be made to do is tested beside its transport: WebSocket backpressure and batch
  * order (BackpressureTest), HTTP bodies, deadlines and CORS (transport-longpoll); the engine's own defences without
@@ -44,14 +48,22 @@ class HostileClientTest {
     /** The bystander's clients: another address, so that it has its own share of every per-address bound. */
     @RegisterExtension
     static final Clients elsewhere = new Clients("127.0.0.2");
+    @RegisterExtension
+    static final NettyLeaks leaks = new NettyLeaks();
     private static final AtomicInteger browsers = new AtomicInteger();
 
-    private EmbeddedServer server;
+    private BayeuxHost server;
     private ScriptedClient bystander;
     private final List<Probe> probes = new ArrayList<>();
 
-    private void start(ServerOptions options) throws Exception {
-        server = EmbeddedServer.start(options);
+    /** The mounts the suite runs on: embedded Jetty and Netty, each with every connection type the probes speak. */
+    static Stream<Arguments> mounts() {
+        return Stream.of(Container.JETTY, Container.NETTY).flatMap(mount -> Arrays.stream(Probe.Kind.values())
+                .map(kind -> Arguments.of(mount, kind)));
+    }
+
+    private void start(Container mount, ServerOptions options) throws Exception {
+        server = mount.start(options);
         bystander = new ScriptedClient(RawSocket.connect(elsewhere.webSocket(), server.wsUri(), browser()));
         bystander.handshake();
         bystander.connect();
@@ -139,9 +151,9 @@ class HostileClientTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Probe.Kind.class)
-    void channelNamesPastTheBoundsAreRefusedAtOnce(Probe.Kind kind) throws Exception {
-        start(ServerOptions.defaults());
+    @MethodSource("mounts")
+    void channelNamesPastTheBoundsAreRefusedAtOnce(Container mount, Probe.Kind kind) throws Exception {
+        start(mount, ServerOptions.defaults());
         Hostile hostile = hostile(kind);
         String longName = Json.write("/a".repeat(150));
         assertRefused(hostile.send("/meta/subscribe", "subscription", longName), "429:maxChannelLength");
@@ -157,9 +169,9 @@ class HostileClientTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Probe.Kind.class)
-    void aLongSubscriptionArrayIsRefusedWithAnErrorReply(Probe.Kind kind) throws Exception {
-        start(ServerOptions.defaults());
+    @MethodSource("mounts")
+    void aLongSubscriptionArrayIsRefusedWithAnErrorReply(Container mount, Probe.Kind kind) throws Exception {
+        start(mount, ServerOptions.defaults());
         Hostile hostile = hostile(kind);
         List<String> names = new ArrayList<>();
         for (int i = 0; i < (kind == Probe.Kind.CALLBACK_POLLING ? 300 : 3_000); i++) {
@@ -171,9 +183,9 @@ class HostileClientTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Probe.Kind.class)
-    void aPublishCannotCarryAdviceOrReplyFieldsToSubscribers(Probe.Kind kind) throws Exception {
-        start(ServerOptions.defaults());
+    @MethodSource("mounts")
+    void aPublishCannotCarryAdviceOrReplyFieldsToSubscribers(Container mount, Probe.Kind kind) throws Exception {
+        start(mount, ServerOptions.defaults());
         Hostile hostile = hostile(kind);
         Probe.Outcome published = hostile.send("/chat/room", "data", "\"boo\"", "id", "\"1\"", "successful", "false",
                 "error", "\"402::session_unknown\"", "advice", "{\"reconnect\":\"none\",\"interval\":999999}",
@@ -185,9 +197,9 @@ class HostileClientTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Probe.Kind.class)
-    void oneBrowserCookieCannotHoldUnboundedSessions(Probe.Kind kind) throws Exception {
-        start(ServerOptions.builder().maxLiveSessionsPerBrowser(3).build());
+    @MethodSource("mounts")
+    void oneBrowserCookieCannotHoldUnboundedSessions(Container mount, Probe.Kind kind) throws Exception {
+        start(mount, ServerOptions.builder().maxLiveSessionsPerBrowser(3).build());
         String cookie = browser();
         for (int i = 0; i < 3; i++) {
             assertEquals(true, probe(kind, cookie).send(handshake(kind)).first().get("successful"));
@@ -199,9 +211,9 @@ class HostileClientTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Probe.Kind.class)
-    void oneAddressCannotHoldUnboundedSessions(Probe.Kind kind) throws Exception {
-        start(ServerOptions.builder().maxSessionsPerAddress(3).build());
+    @MethodSource("mounts")
+    void oneAddressCannotHoldUnboundedSessions(Container mount, Probe.Kind kind) throws Exception {
+        start(mount, ServerOptions.builder().maxSessionsPerAddress(3).build());
         for (int i = 0; i < 3; i++) {
             assertEquals(true, probe(kind, browser()).send(handshake(kind)).first().get("successful"));
         }
@@ -210,9 +222,9 @@ class HostileClientTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Probe.Kind.class)
-    void oneAddressCannotTakeTheWholeChannelTable(Probe.Kind kind) throws Exception {
-        start(ServerOptions.builder().maxChannels(100).maxChannelsPerAddress(40).build());
+    @MethodSource("mounts")
+    void oneAddressCannotTakeTheWholeChannelTable(Container mount, Probe.Kind kind) throws Exception {
+        start(mount, ServerOptions.builder().maxChannels(100).maxChannelsPerAddress(40).build());
         Hostile hostile = hostile(kind);
         int created = 0;
         Probe.Outcome outcome;
@@ -232,9 +244,9 @@ class HostileClientTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Probe.Kind.class)
-    void aSessionThatStopsReadingHoldsABoundedQueueInBytes(Probe.Kind kind) throws Exception {
-        start(ServerOptions.defaults());
+    @MethodSource("mounts")
+    void aSessionThatStopsReadingHoldsABoundedQueueInBytes(Container mount, Probe.Kind kind) throws Exception {
+        start(mount, ServerOptions.defaults());
         Hostile hostile = hostile(kind);
         assertEquals(true, hostile.send("/meta/subscribe", "subscription", Json.write("/chat/room")).first()
                 .get("successful"));
@@ -252,9 +264,9 @@ class HostileClientTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Probe.Kind.class)
-    void aClientThatRepeatsAnOldAcknowledgementGetsABoundedReplay(Probe.Kind kind) throws Exception {
-        start(ServerOptions.builder().maxResendBytes(200 * 1024).build());
+    @MethodSource("mounts")
+    void aClientThatRepeatsAnOldAcknowledgementGetsABoundedReplay(Container mount, Probe.Kind kind) throws Exception {
+        start(mount, ServerOptions.builder().maxResendBytes(200 * 1024).build());
         server.bayeux().addExtension(new AcknowledgedMessagesExtension());
         Probe probe = probe(kind, browser());
         Probe.Outcome handshake = probe.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
@@ -280,9 +292,9 @@ class HostileClientTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Probe.Kind.class)
-    void malformedOversizedAndDeepInputIsAnsweredNeverA500(Probe.Kind kind) throws Exception {
-        start(ServerOptions.builder().maxMessagesPerBatch(50).build());
+    @MethodSource("mounts")
+    void malformedOversizedAndDeepInputIsAnsweredNeverA500(Container mount, Probe.Kind kind) throws Exception {
+        start(mount, ServerOptions.builder().maxMessagesPerBatch(50).build());
         List<String> nasty = new ArrayList<>(List.of("", "[", "]", "{}", "[1,2,3]", "null", "\"text\"", "[[[[]]]]",
                 "[{\"channel\":null}]", "[{\"channel\":42}]", "[{\"channel\":\"/meta/connect\",\"clientId\":123}]",
                 "[{\"channel\":\"/meta/handshake\",\"ext\":\"not an object\"}]", "[{\"channel\":\"\\u0000\"}]",
@@ -305,9 +317,9 @@ class HostileClientTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Probe.Kind.class)
-    void anErrorThrownOnTheRequestPathEndsInAnErrorReply(Probe.Kind kind) throws Exception {
-        start(ServerOptions.defaults());
+    @MethodSource("mounts")
+    void anErrorThrownOnTheRequestPathEndsInAnErrorReply(Container mount, Probe.Kind kind) throws Exception {
+        start(mount, ServerOptions.defaults());
         server.bayeux().addService("/service/crash", (from, request, answer) -> {
             throw new StackOverflowError("an application bug");
         });
@@ -327,9 +339,9 @@ class HostileClientTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Probe.Kind.class)
-    void closingTheServerTellsAWaitingClientToHandshakeAgain(Probe.Kind kind) throws Exception {
-        start(ServerOptions.defaults());
+    @MethodSource("mounts")
+    void closingTheServerTellsAWaitingClientToHandshakeAgain(Container mount, Probe.Kind kind) throws Exception {
+        start(mount, ServerOptions.defaults());
         AtomicInteger connects = new AtomicInteger();
         server.bayeux().addExtension(new Extension() {
             @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerChannel;
+import io.weft.transport.netty.testing.NettyLeaks;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,6 +33,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(30)
 class OfficialClientTest {
+    @RegisterExtension
+    static final NettyLeaks leaks = new NettyLeaks();
+
     private static OfficialClients clients;
     private BayeuxHost server;
 

@@ -25,7 +25,7 @@ final class Probe implements AutoCloseable {
     static final long ANSWER_SECONDS = 3;
 
     private final Kind kind;
-    private final EmbeddedServer server;
+    private final BayeuxHost server;
     private final Clients clients;
     private final String cookie;
     private RawSocket socket;
@@ -59,7 +59,7 @@ final class Probe implements AutoCloseable {
         }
     }
 
-    Probe(Kind kind, EmbeddedServer server, Clients clients, String cookie) {
+    Probe(Kind kind, BayeuxHost server, Clients clients, String cookie) {
         this.kind = kind;
         this.server = server;
         this.clients = clients;

@@ -11,6 +11,7 @@ import io.weft.server.api.ServerStats;
 import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
 import io.weft.server.testing.ScriptedClient;
+import io.weft.transport.netty.testing.NettyLeaks;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -43,6 +44,8 @@ class StatsEndToEndTest {
 
     @RegisterExtension
     static final Clients clients = new Clients();
+    @RegisterExtension
+    static final NettyLeaks leaks = new NettyLeaks();
     private BayeuxHost server;
 
     @AfterEach
