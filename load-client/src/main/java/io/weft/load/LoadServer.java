@@ -2,6 +2,7 @@ package io.weft.load;
 
 import io.weft.cluster.redis.RedisBroker;
 import io.weft.cluster.redis.RedisBrokerOptions;
+import io.weft.metrics.micrometer.MetricsFallback;
 import io.weft.metrics.micrometer.MetricsHandler;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
@@ -10,6 +11,8 @@ import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.server.ext.TimesyncExtension;
 import io.weft.server.spi.Broker;
 import io.weft.transport.longpoll.LongPollingConnectors;
+import io.weft.transport.netty.Fallback;
+import io.weft.transport.netty.WeftNetty;
 import io.weft.transport.websocket.WeftJetty;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -19,6 +22,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -96,6 +100,11 @@ public final class LoadServer implements Callable<Integer> {
                     + "[none: ignored from all].")
     List<String> trustedProxies = List.of();
 
+    @Option(names = "--engine", defaultValue = "jetty", converter = EngineConverter.class,
+            description = "What serves Bayeux: jetty (embedded Jetty, the default) or netty (transport-netty) "
+                    + "[${DEFAULT-VALUE}].")
+    Engine engine;
+
     @Option(names = "--redis-sharded", description = "--redis names a Redis Cluster (7+): use sharded pub/sub "
             + "(SPUBLISH/SSUBSCRIBE), each channel on the shard that owns its slot.")
     boolean redisSharded;
@@ -111,7 +120,8 @@ public final class LoadServer implements Callable<Integer> {
             running = start(new Settings(host, port, context, maxThreads,
                     ServerOptions.builder().timeout(timeout).maxSessionsPerAddress(maxSessionsPerAddress)
                             .maxConnectionsPerAddress(maxConnectionsPerAddress).build(),
-                    Extension.parse(extensions), jettyDefaults, redis, redisSharded, trustedProxies), System.out);
+                    Extension.parse(extensions), jettyDefaults, redis, redisSharded, trustedProxies, engine),
+                    System.out);
         } catch (IllegalArgumentException x) { // an option's value: one line, no stack trace
             System.err.println("LoadServer could not start: " + x.getMessage());
             return 2;
@@ -154,6 +164,25 @@ public final class LoadServer implements Callable<Integer> {
     }
 
     /** The server extensions {@code --extensions} may name. */
+    /** The accept queue: connection storms of thousands of clients from one machine. */
+    private static final int ACCEPT_QUEUE = 4096;
+
+    /** What serves Bayeux: embedded Jetty, or Netty. */
+    public enum Engine {
+        JETTY, NETTY
+    }
+
+    static final class EngineConverter implements CommandLine.ITypeConverter<Engine> {
+        @Override
+        public Engine convert(String text) {
+            try {
+                return Engine.valueOf(text.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException x) {
+                throw new CommandLine.TypeConversionException("jetty or netty, was '" + text + "'");
+            }
+        }
+    }
+
     public enum Extension {
         ACK, TIMESYNC;
 
@@ -187,20 +216,41 @@ public final class LoadServer implements Callable<Integer> {
      * @param redis the Redis URI of a cluster to join (cluster-redis's {@code RedisBroker}), or null for a single node
      * @param redisSharded whether {@code redis} names Redis Cluster nodes, for sharded pub/sub
      * @param trustedProxies the reverse proxies (IP addresses or CIDR ranges) whose forwarded headers are used
-     *     ({@code LongPollingConnectors.trustProxies}); empty: none
+     *     ({@code LongPollingConnectors.trustProxies}); empty: none. Jetty only.
+     * @param engine what serves Bayeux: embedded Jetty, or Netty (then {@code maxThreads} and {@code jettyDefaults}
+     *     do not apply: Netty runs one event loop per processor)
      */
     public record Settings(String host, int port, String context, int maxThreads, ServerOptions options,
             Set<Extension> extensions, boolean jettyDefaults, String redis, boolean redisSharded,
-            List<String> trustedProxies) {
+            List<String> trustedProxies, Engine engine) {
         public Settings {
             extensions = extensions.isEmpty() ? EnumSet.noneOf(Extension.class) : EnumSet.copyOf(extensions);
             trustedProxies = List.copyOf(trustedProxies);
+            Objects.requireNonNull(engine, "engine");
+            if (engine == Engine.NETTY && !trustedProxies.isEmpty()) {
+                throw new IllegalArgumentException("--trust-proxy is for the jetty engine: the netty engine trusts no "
+                        + "forwarded headers");
+            }
+        }
+
+        /** A node on embedded Jetty. */
+        public Settings(String host, int port, String context, int maxThreads, ServerOptions options,
+                Set<Extension> extensions, boolean jettyDefaults, String redis, boolean redisSharded,
+                List<String> trustedProxies) {
+            this(host, port, context, maxThreads, options, extensions, jettyDefaults, redis, redisSharded,
+                    trustedProxies, Engine.JETTY);
         }
 
         /** A node that trusts no proxy. */
         public Settings(String host, int port, String context, int maxThreads, ServerOptions options,
                 Set<Extension> extensions, boolean jettyDefaults, String redis, boolean redisSharded) {
             this(host, port, context, maxThreads, options, extensions, jettyDefaults, redis, redisSharded, List.of());
+        }
+
+        /** This node on {@code other}. */
+        public Settings withEngine(Engine other) {
+            return new Settings(host, port, context, maxThreads, options, extensions, jettyDefaults, redis,
+                    redisSharded, trustedProxies, other);
         }
 
         /** A node on plain Redis pub/sub, or a single node if {@code redis} is null. */
@@ -225,6 +275,36 @@ public final class LoadServer implements Callable<Integer> {
 
     /** Starts a load server; the caller closes it. Run reports go to {@code out}. */
     public static Running start(Settings settings, PrintStream out) throws Exception {
+        Server jetty = settings.engine() == Engine.JETTY ? jetty(settings, out) : null;
+        BayeuxServer bayeux = bayeux(settings, out);
+        ServerMonitor monitor = new ServerMonitor();
+        RelayService relay = new RelayService(bayeux);
+        EmitterService emitter = new EmitterService(bayeux);
+        services(bayeux, monitor, relay, out);
+        try {
+            if (jetty != null) {
+                WeftJetty.mount(jetty, bayeux, settings.context());
+                jetty.insertHandler(new MetricsHandler(bayeux)); // GET /metrics, /stats, /health, in front of Weft
+                jetty.setStopAtShutdown(false);
+                jetty.start();
+                return new Running(jetty::stop, bayeux, emitter, ((ServerConnector) jetty.getConnectors()[0])
+                        .getLocalPort());
+            }
+            WeftNetty netty = WeftNetty.on(bayeux).host(settings.host()).port(settings.port())
+                    .path(settings.context()).backlog(ACCEPT_QUEUE)
+                    .fallback(new MetricsFallback(bayeux, Fallback.NOT_FOUND)) // GET /metrics, /stats, /health
+                    .start();
+            out.println("Engine: " + netty);
+            return new Running(netty, bayeux, emitter, netty.port());
+        } catch (Exception x) {
+            emitter.close();
+            bayeux.close();
+            throw x;
+        }
+    }
+
+    /** Embedded Jetty with its connector, not started; Weft's HTTP settings unless {@code jettyDefaults}. */
+    private static Server jetty(Settings settings, PrintStream out) {
         QueuedThreadPool threads = new QueuedThreadPool(settings.maxThreads());
         threads.setName("load-server");
         Server jetty = new Server(threads);
@@ -236,13 +316,17 @@ public final class LoadServer implements Callable<Integer> {
                 new HTTP2CServerConnectionFactory(http));
         connector.setHost(settings.host());
         connector.setPort(settings.port());
-        connector.setAcceptQueueSize(4096); // connection storms of thousands of clients from one machine
+        connector.setAcceptQueueSize(ACCEPT_QUEUE);
         jetty.addConnector(connector);
         if (!settings.trustedProxies().isEmpty()) { // first: an address that is not one fails before anything runs
             LongPollingConnectors.trustProxies(jetty, settings.trustedProxies());
             out.println("Trusting the forwarded headers of " + String.join(", ", settings.trustedProxies()));
         }
+        return jetty;
+    }
 
+    /** The Bayeux server, in its cluster if {@code redis}, with the extensions asked for. */
+    private static BayeuxServer bayeux(Settings settings, PrintStream out) {
         BayeuxServer bayeux = BayeuxServer.create(settings.options());
         if (settings.redis() != null) {
             try {
@@ -261,9 +345,11 @@ public final class LoadServer implements Callable<Integer> {
         if (settings.extensions().contains(Extension.TIMESYNC)) {
             bayeux.addExtension(new TimesyncExtension());
         }
-        ServerMonitor monitor = new ServerMonitor();
-        RelayService relay = new RelayService(bayeux);
-        EmitterService emitter = new EmitterService(bayeux);
+        return bayeux;
+    }
+
+    /** The services a load client drives the run with: start, stop. */
+    private static void services(BayeuxServer bayeux, ServerMonitor monitor, RelayService relay, PrintStream out) {
         bayeux.addService(START, Service.of((from, request) -> {
             monitor.start(from.getId());
             relay.start();
@@ -282,30 +368,18 @@ public final class LoadServer implements Callable<Integer> {
             out.flush();
             return report;
         }));
-
-        WeftJetty.mount(jetty, bayeux, settings.context());
-        jetty.insertHandler(new MetricsHandler(bayeux)); // GET /metrics, /stats, /health, in front of Weft
-        jetty.setStopAtShutdown(false);
-        try {
-            jetty.start();
-        } catch (Exception x) {
-            emitter.close();
-            bayeux.close();
-            throw x;
-        }
-        return new Running(jetty, bayeux, emitter, connector.getLocalPort());
     }
 
     /** A started load server. */
     public static final class Running implements AutoCloseable {
-        private final Server jetty;
+        private final AutoCloseable transport;
         private final BayeuxServer bayeux;
         private final EmitterService emitter;
         private final int port;
         private final CountDownLatch closed = new CountDownLatch(1);
 
-        Running(Server jetty, BayeuxServer bayeux, EmitterService emitter, int port) {
-            this.jetty = jetty;
+        Running(AutoCloseable transport, BayeuxServer bayeux, EmitterService emitter, int port) {
+            this.transport = transport;
             this.bayeux = bayeux;
             this.emitter = emitter;
             this.port = port;
@@ -323,7 +397,7 @@ public final class LoadServer implements Callable<Integer> {
             closed.await();
         }
 
-        /** Stops Jetty, then the Bayeux server. */
+        /** Stops the engine (Jetty or Netty), then the Bayeux server. */
         @Override
         public synchronized void close() {
             if (closed.getCount() == 0) {
@@ -331,9 +405,9 @@ public final class LoadServer implements Callable<Integer> {
             }
             try {
                 emitter.close();
-                jetty.stop();
+                transport.close();
             } catch (Exception x) {
-                System.err.println("Stopping Jetty failed: " + x);
+                System.err.println("Stopping the engine failed: " + x);
             } finally {
                 bayeux.close();
                 closed.countDown();

@@ -10,35 +10,50 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
-/** A short load run end to end against the load server, on each transport: every message arrives exactly once. */
+/**
+ * A short load run end to end against the load server, on each transport and each engine (Jetty, Netty): every
+ * message arrives exactly once.
+ */
 @Timeout(180)
 class LoadRunTest {
     private final ByteArrayOutputStream serverOutput = new ByteArrayOutputStream();
     private LoadServer.Running server;
 
-    @BeforeEach
-    void startServer() throws Exception {
-        server = LoadServer.start("127.0.0.1", 0, "/cometd", 64, ServerOptions.defaults(),
+    private void startServer(LoadServer.Engine engine) throws Exception {
+        server = LoadServer.start(new LoadServer.Settings("127.0.0.1", 0, "/cometd", 64, ServerOptions.defaults(),
+                EnumSet.allOf(LoadServer.Extension.class), false).withEngine(engine),
                 new PrintStream(serverOutput, true, StandardCharsets.UTF_8));
     }
 
     @AfterEach
     void stopServer() {
-        server.close();
+        if (server != null) {
+            server.close();
+        }
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"websocket", "long-polling", "eventsource"})
-    void everyExpectedMessageArrivesExactlyOnce(String transport, @TempDir Path results) throws Exception {
+    /** Each transport the tool drives, on each engine the load server runs. */
+    static Stream<Arguments> runs() {
+        return Stream.of(LoadServer.Engine.values()).flatMap(engine -> Stream.of("websocket", "long-polling",
+                "eventsource").map(transport -> Arguments.of(engine, transport)));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("runs")
+    void everyExpectedMessageArrivesExactlyOnce(LoadServer.Engine engine, String transport, @TempDir Path results)
+            throws Exception {
+        startServer(engine);
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         LoadClient client = new LoadClient(new ByteArrayInputStream(new byte[0]),
                 new PrintStream(output, true, StandardCharsets.UTF_8));

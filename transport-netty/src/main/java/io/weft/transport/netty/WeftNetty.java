@@ -97,6 +97,7 @@ public final class WeftNetty implements AutoCloseable {
         private SslContext tls;
         private Fallback fallback = Fallback.NOT_FOUND;
         private boolean nativeTransport = true;
+        private int backlog = 1024;
 
         private Builder(BayeuxServer bayeux) {
             this.bayeux = bayeux;
@@ -152,6 +153,15 @@ public final class WeftNetty implements AutoCloseable {
             return this;
         }
 
+        /** How many connections may wait to be accepted (default 1024; the system may cap it). */
+        public Builder backlog(int connections) {
+            if (connections < 1) {
+                throw new IllegalArgumentException("backlog must be at least 1, was " + connections);
+            }
+            this.backlog = connections;
+            return this;
+        }
+
         /** Whether to use native epoll where it loads (default true); NIO otherwise. */
         public Builder nativeTransport(boolean use) {
             this.nativeTransport = use;
@@ -170,7 +180,7 @@ public final class WeftNetty implements AutoCloseable {
                 Channel channel = new ServerBootstrap()
                         .group(group)
                         .channel(type)
-                        .option(ChannelOption.SO_BACKLOG, 1024)
+                        .option(ChannelOption.SO_BACKLOG, backlog)
                         .childOption(ChannelOption.TCP_NODELAY, true)
                         .childHandler(new ConnectionSetup(mount))
                         .bind(host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port))
