@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * Starts the chat demo: {@code java io.weft.examples.chat.ChatDemo [--port=8080] [--host=127.0.0.1]
- * [--trust-proxy=ADDRESS,...] [--redis=redis://HOST:PORT [--announce=2000]]}.
+ * [--engine=jetty|netty] [--trust-proxy=ADDRESS,...] [--redis=redis://HOST:PORT [--announce=2000]]}.
  *
  * <p>Prints {@code READY port=<n>} on standard output once the server listens (scripts and tests wait for that
  * line), then the page's address, and runs until the process is stopped.
@@ -63,6 +63,7 @@ public final class ChatDemo {
         String redis = null;
         Duration announce = ChatCluster.ANNOUNCE_EVERY;
         List<String> proxies = List.of();
+        boolean netty = false;
         for (String arg : args) {
             if (arg.equals("--help") || arg.equals("-h")) {
                 return null;
@@ -74,6 +75,8 @@ public final class ChatDemo {
                 redis = redis(arg.substring("--redis=".length()));
             } else if (arg.startsWith("--announce=")) {
                 announce = announce(arg.substring("--announce=".length()));
+            } else if (arg.startsWith("--engine=")) {
+                netty = engine(arg.substring("--engine=".length()));
             } else if (arg.startsWith("--trust-proxy=")) {
                 proxies = proxies(arg.substring("--trust-proxy=".length()));
             } else {
@@ -81,7 +84,16 @@ public final class ChatDemo {
             }
         }
         return ChatServer.Settings.of(port).withHost(host).withRedis(redis).withAnnounceEvery(announce)
-                .withTrustedProxies(proxies);
+                .withTrustedProxies(proxies).withNetty(netty);
+    }
+
+    /** Whether {@code --engine=} names Netty (else embedded Jetty). */
+    private static boolean engine(String value) {
+        return switch (value) {
+            case "jetty" -> false;
+            case "netty" -> true;
+            default -> throw new IllegalArgumentException("--engine must be jetty or netty: " + value);
+        };
     }
 
     private static List<String> proxies(String value) {
@@ -125,10 +137,12 @@ public final class ChatDemo {
     }
 
     private static void usage(PrintStream out) {
-        out.println("usage: ChatDemo [--port=8080] [--host=127.0.0.1] [--trust-proxy=ADDRESS,...]");
-        out.println("                [--redis=redis://HOST:PORT [--announce=2000]]");
+        out.println("usage: ChatDemo [--port=8080] [--host=127.0.0.1] [--engine=jetty|netty]");
+        out.println("                [--trust-proxy=ADDRESS,...] [--redis=redis://HOST:PORT [--announce=2000]]");
         out.println("  --port=N        the port to listen on; 0 picks a free one (printed as READY port=N)");
         out.println("  --host=H        the address to listen on; 0.0.0.0 lets other machines in");
+        out.println("  --engine=E      jetty (embedded Jetty, the default) or netty (transport-netty): the same page,");
+        out.println("                  Bayeux path and /metrics, /stats, /health");
         out.println("  --trust-proxy=A behind a reverse proxy: its IP address or CIDR range (several: comma-separated),");
         out.println("                  whose X-Forwarded-Proto/-Host/-Port/-For (or Forwarded) headers are used;");
         out.println("                  everyone else's are ignored (none: ignored from all)");

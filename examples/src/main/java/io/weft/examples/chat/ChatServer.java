@@ -1,15 +1,18 @@
 package io.weft.examples.chat;
 
+import io.weft.metrics.micrometer.MetricsFallback;
 import io.weft.metrics.micrometer.MetricsHandler;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.ext.AcknowledgedMessagesExtension;
 import io.weft.transport.longpoll.LongPollingConnectors;
+import io.weft.transport.netty.WeftNetty;
 import io.weft.transport.websocket.WeftJetty;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -44,16 +47,24 @@ import org.eclipse.jetty.util.resource.ResourceFactory;
  * client address the server uses (the page's {@code https://} origin, the cookie's {@code Secure} flag, each client
  * counted under its own address).
  *
+ * <p>With {@link Settings#netty()}, Netty serves the same (transport-netty's {@code WeftNetty}): Bayeux on the same
+ * path, the operator's pages ({@code MetricsFallback}) and the page's files ({@link StaticPages}) beside it.
+ *
  * <p>Started by {@link #start(Settings)} on the caller's thread; closed by {@link #close()}. Thread-safe.
  */
 public final class ChatServer implements AutoCloseable {
     /** Where the Bayeux transports are mounted. */
     public static final String BAYEUX_PATH = "/cometd";
 
+    private final Settings settings;
     private final BayeuxServer bayeux;
     private final ChatRooms rooms;
+    /** Embedded Jetty and its connector, or null on Netty. */
     private final Server jetty;
     private final ServerConnector connector;
+    /** Netty, once started, or null on Jetty. */
+    private volatile WeftNetty netty;
+    private final CountDownLatch closed = new CountDownLatch(1);
 
     /**
      * How to start the demo.
@@ -70,9 +81,11 @@ public final class ChatServer implements AutoCloseable {
      *     them {@value Roster#EXPIRES_AFTER} periods after the last they heard)
      * @param trustedProxies the reverse proxies whose forwarded headers (scheme, host, client address) are used, by IP
      *     address or CIDR range; empty: none, forwarded headers are ignored
+     * @param netty whether Netty (transport-netty) serves the demo instead of embedded Jetty: the same page, Bayeux
+     *     path and operator pages, without the caller's contexts, trusted proxies or a mount without websocket
      */
     public record Settings(String host, int port, boolean webSocket, ServerOptions options, List<ContextHandler> contexts,
-            String redis, Duration announceEvery, List<String> trustedProxies) {
+            String redis, Duration announceEvery, List<String> trustedProxies, boolean netty) {
         public Settings {
             Objects.requireNonNull(host, "host");
             Objects.requireNonNull(options, "options");
@@ -82,6 +95,20 @@ public final class ChatServer implements AutoCloseable {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port must be 0 to 65535: " + port);
             }
+            if (netty && (!contexts.isEmpty() || !trustedProxies.isEmpty() || !webSocket)) {
+                throw new IllegalArgumentException("the netty engine serves the demo as it is: no more contexts, no "
+                        + "trusted proxy (--trust-proxy), always websocket");
+            }
+        }
+
+        public Settings(String host, int port, boolean webSocket, ServerOptions options, List<ContextHandler> contexts,
+                String redis, Duration announceEvery, List<String> trustedProxies) {
+            this(host, port, webSocket, options, contexts, redis, announceEvery, trustedProxies, false);
+        }
+
+        /** Served by Netty (true) or embedded Jetty (false, the default). */
+        public Settings withNetty(boolean value) {
+            return new Settings(host, port, webSocket, options, contexts, redis, announceEvery, trustedProxies, value);
         }
 
         /** This machine only, both transports, default options, a single node, no proxy trusted. */
@@ -91,30 +118,30 @@ public final class ChatServer implements AutoCloseable {
         }
 
         public Settings withHost(String value) {
-            return new Settings(value, port, webSocket, options, contexts, redis, announceEvery, trustedProxies);
+            return new Settings(value, port, webSocket, options, contexts, redis, announceEvery, trustedProxies, netty);
         }
 
         public Settings withOptions(ServerOptions value) {
-            return new Settings(host, port, webSocket, value, contexts, redis, announceEvery, trustedProxies);
+            return new Settings(host, port, webSocket, value, contexts, redis, announceEvery, trustedProxies, netty);
         }
 
         public Settings withWebSocket(boolean value) {
-            return new Settings(host, port, value, options, contexts, redis, announceEvery, trustedProxies);
+            return new Settings(host, port, value, options, contexts, redis, announceEvery, trustedProxies, netty);
         }
 
         public Settings withContext(ContextHandler context) {
             List<ContextHandler> more = new ArrayList<>(contexts);
             more.add(context);
-            return new Settings(host, port, webSocket, options, more, redis, announceEvery, trustedProxies);
+            return new Settings(host, port, webSocket, options, more, redis, announceEvery, trustedProxies, netty);
         }
 
         /** Joins the cluster that shares this Redis ({@code redis://HOST:PORT}); null: a single node. */
         public Settings withRedis(String value) {
-            return new Settings(host, port, webSocket, options, contexts, value, announceEvery, trustedProxies);
+            return new Settings(host, port, webSocket, options, contexts, value, announceEvery, trustedProxies, netty);
         }
 
         public Settings withAnnounceEvery(Duration value) {
-            return new Settings(host, port, webSocket, options, contexts, redis, value, trustedProxies);
+            return new Settings(host, port, webSocket, options, contexts, redis, value, trustedProxies, netty);
         }
 
         /**
@@ -122,11 +149,20 @@ public final class ChatServer implements AutoCloseable {
          * ({@link LongPollingConnectors#trustProxies}); none: no proxy is trusted.
          */
         public Settings withTrustedProxies(List<String> value) {
-            return new Settings(host, port, webSocket, options, contexts, redis, announceEvery, value);
+            return new Settings(host, port, webSocket, options, contexts, redis, announceEvery, value, netty);
         }
     }
 
     private ChatServer(Settings settings) {
+        this.settings = settings;
+        if (settings.netty()) {
+            jetty = null;
+            connector = null;
+            bayeux = BayeuxServer.create(settings.options());
+            bayeux.addExtension(new AcknowledgedMessagesExtension());
+            rooms = ChatCluster.install(bayeux, settings.redis(), settings.announceEvery());
+            return;
+        }
         jetty = new Server();
         // Parked long-polls cost ~7 KB each with these settings, ~110 KB with Jetty's defaults.
         // HTTP/1.1, and h2c for clients that open with HTTP/2's preface: every tab's long-poll on one connection.
@@ -150,7 +186,14 @@ public final class ChatServer implements AutoCloseable {
     public static ChatServer start(Settings settings) throws Exception {
         ChatServer server = new ChatServer(settings);
         try {
-            server.jetty.start();
+            if (server.jetty != null) {
+                server.jetty.start();
+            } else {
+                server.netty = WeftNetty.on(server.bayeux).host(settings.host()).port(settings.port())
+                        .path(BAYEUX_PATH)
+                        .fallback(new MetricsFallback(server.bayeux, new StaticPages("static/"))) // the page, metrics
+                        .start();
+            }
         } catch (Exception x) {
             server.close();
             throw x;
@@ -187,12 +230,12 @@ public final class ChatServer implements AutoCloseable {
 
     /** The port it listens on (the one chosen when started with port 0). */
     public int port() {
-        return connector.getLocalPort();
+        return jetty != null ? connector.getLocalPort() : netty.port();
     }
 
     /** {@code http://host:port} as a browser on this machine reaches it. */
     public String baseUrl() {
-        String host = connector.getHost();
+        String host = settings.host();
         if (host == null || host.equals("0.0.0.0") || host.equals("::")) {
             host = "127.0.0.1";
         }
@@ -209,14 +252,18 @@ public final class ChatServer implements AutoCloseable {
 
     /** Blocks until the server stops. */
     public void join() throws InterruptedException {
-        jetty.join();
+        closed.await();
     }
 
-    /** Stops Jetty, then the chat's roster (on a cluster) and the Bayeux server. */
+    /** Stops the engine (Jetty or Netty), then the chat's roster (on a cluster) and the Bayeux server. */
     @Override
     public void close() {
         try {
-            jetty.stop();
+            if (jetty != null) {
+                jetty.stop();
+            } else if (netty != null) {
+                netty.close();
+            }
         } catch (InterruptedException x) {
             Thread.currentThread().interrupt();
         } catch (Exception x) {
@@ -224,6 +271,7 @@ public final class ChatServer implements AutoCloseable {
         } finally {
             rooms.close();
             bayeux.close();
+            closed.countDown();
         }
     }
 }
