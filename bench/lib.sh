@@ -1,4 +1,4 @@
-# Shared by the bench/*.sh scripts: build, start and stop servers, run the load tool's bench commands, clean up.
+# Shared by the bench/*.sh scripts: build, start and stop servers, run the harness's bench commands, clean up.
 # Sourced, not run.
 #
 # Environment (all optional):
