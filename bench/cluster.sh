@@ -20,7 +20,8 @@
 # Writes docs/benchmarks/cluster.csv (the ladder's columns, then config, nodes, round, nodes_cpu_pct,
 # nodes_cpu_us_per_msg, redis_cpu_pct, redis_cpu_us_per_publish) and cluster-*.png.
 source "$(dirname "$0")/lib.sh"
-# Its own build folder: the other scripts' bench/target/load-client may be rebuilt under a running ladder.
+# Its own build folder: the other scripts' bench/target/load-client and bench/target/harness may be rebuilt under a
+# running ladder.
 BUILD="$BENCH_DIR/target/cluster"
 mkdir -p "$BUILD"
 CLIENTS=1000; ROOMS=100; RATES=5000,10000,20000,30000,40000,60000,80000,120000,160000; ROUNDS="${ROUNDS:-2}"
@@ -28,14 +29,9 @@ short && { CLIENTS=200; ROOMS=20; RATES=2000,5000; ROUNDS=1; }
 MEASURE_S=5; short && MEASURE_S=1.5
 if short; then bench_deadline 600; else bench_deadline $(( 1500 + (ROUNDS - 2) * 700 )); fi
 
-cluster_build() {
-    if [[ "${BENCH_SKIP_BUILD:-0}" == 1 && -f "$BUILD/load-client/classpath.txt" ]]; then return; fi
-    log "building Weft (install load-client and what it needs, tests skipped)"
-    (cd "$WEFT_SRC" && mvn -q "${MVN_REPO[@]}" install -DskipTests -pl load-client -am)
-    rm -rf "$BUILD/load-client"; mkdir -p "$BUILD/load-client"
-    cp -r "$WEFT_SRC/load-client/target/classes" "$BUILD/load-client/classes"
-    mvn -q "${MVN_REPO[@]}" -f "$WEFT_SRC/load-client/pom.xml" -Pclient dependency:build-classpath \
-        -Dmdep.includeScope=runtime -Dmdep.outputFile="$BUILD/load-client/classpath.txt"
+cluster_build() { # lib.sh's build_weft into this script's BUILD: no CometD, no Faye
+    if [[ "${BENCH_SKIP_BUILD:-0}" == 1 && -f "$BUILD/harness/classpath.txt" ]]; then return; fi
+    build_weft
 }
 
 # start_group LOG CMD...: CMD pinned to the server core in a process group of its own; sets GROUP_PID (its pid: the

@@ -1,4 +1,4 @@
-# Shared by the bench/*.sh scripts: build, start and stop servers, run the load tool's bench commands, clean up.
+# Shared by the bench/*.sh scripts: build, start and stop servers, run the harness's bench commands, clean up.
 # Sourced, not run.
 #
 # Environment (all optional):
@@ -32,7 +32,8 @@ CLIENT_HEAP="${CLIENT_HEAP:--Xms2g -Xmx2g}"
 # RSS shows what the sessions keep, not the young generation the connection storm touched.
 IDLE_HEAP="${IDLE_HEAP:--Xms32m -Xmx1g -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30}"
 JVM_COMMON="-XX:+UseG1GC -Djava.awt.headless=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn"
-# The load tool and the load server log through logback (load-client's -Pclient runtime classpath): warnings only.
+# The harness, the load tool and the load server log through logback (load-client's -Pclient runtime classpath, which
+# the harness runs on too): warnings only.
 LOAD_LOGGING="-Dlogback.configurationFile=$BENCH_DIR/logback.xml"
 # Four loopback addresses: client i talks to ADDRS[i % 4], so ephemeral ports last four times longer.
 ADDRS=(127.0.0.1 127.0.0.2 127.0.0.3 127.0.0.4)
@@ -76,14 +77,7 @@ log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
 bench_build() {
     if [[ "${BENCH_SKIP_BUILD:-0}" == 1 ]]; then return; fi
-    log "building Weft (install load-client and what it needs, tests skipped)"
-    (cd "$WEFT_SRC" && mvn -q "${MVN_REPO[@]}" install -DskipTests -pl load-client -am)
-    # The load tool: a copy of its classes (a build in the checkout must not pull them from under a running JVM) and
-    # its runtime classpath, logback included, from the local repository.
-    rm -rf "$BUILD/load-client"; mkdir -p "$BUILD/load-client"
-    cp -r "$WEFT_SRC/load-client/target/classes" "$BUILD/load-client/classes"
-    mvn -q "${MVN_REPO[@]}" -f "$WEFT_SRC/load-client/pom.xml" -Pclient dependency:build-classpath \
-        -Dmdep.includeScope=runtime -Dmdep.outputFile="$BUILD/load-client/classpath.txt"
+    build_weft
     log "building the CometD 9 peer server"
     mvn -q "${MVN_REPO[@]}" -f "$BENCH_DIR/cometd-server/pom.xml" package dependency:build-classpath
     if [[ ! -d "$BUILD/faye/node_modules/faye" ]]; then
@@ -92,7 +86,33 @@ bench_build() {
     fi
 }
 
+# build_weft: installs the bench module and what it needs (load-client among them), tests skipped, then keeps in
+# $BUILD what the scripts run, with the runtime classpaths from the local repository: the load server and the load tool
+# (load-client, logback included) in $BUILD/load-client, the harness (the bench module: Bench, FloorServer) in
+# $BUILD/harness, its classpath without load-client, whose classes come from the copy.
+build_weft() {
+    log "building Weft (install the bench module and what it needs, tests skipped)"
+    (cd "$WEFT_SRC" && mvn -q "${MVN_REPO[@]}" install -DskipTests -pl bench -am)
+    keep_classes "$WEFT_SRC"
+    # (The dependency plugin's filters are -DincludeScope and -DexcludeArtifactIds; only the output is -Dmdep.*.)
+    mvn -q "${MVN_REPO[@]}" -f "$WEFT_SRC/load-client/pom.xml" -Pclient dependency:build-classpath \
+        -DincludeScope=runtime -Dmdep.outputFile="$BUILD/load-client/classpath.txt"
+    mvn -q "${MVN_REPO[@]}" -f "$WEFT_SRC/bench/pom.xml" dependency:build-classpath -DincludeScope=runtime \
+        -DexcludeArtifactIds=load-client -Dmdep.outputFile="$BUILD/harness/classpath.txt"
+}
+
+# keep_classes SRC: a copy of load-client's and bench's classes as built in the tree SRC, where load_cp and harness_cp
+# find them (a build in the checkout must not pull them from under a running JVM).
+keep_classes() {
+    local src=$1
+    rm -rf "$BUILD/load-client" "$BUILD/harness"; mkdir -p "$BUILD/load-client" "$BUILD/harness"
+    cp -r "$src/load-client/target/classes" "$BUILD/load-client/classes"
+    cp -r "$src/bench/target/maven/classes" "$BUILD/harness/classes"
+}
+
 load_cp() { echo "$BUILD/load-client/classes:$(cat "$BUILD/load-client/classpath.txt")"; }
+# The harness: its classes, then the load tool's (logback among its jars), then its own dependencies but load-client.
+harness_cp() { echo "$BUILD/harness/classes:$(load_cp):$(cat "$BUILD/harness/classpath.txt")"; }
 cometd_cp() { echo "$BENCH_DIR/cometd-server/target/classes:$(cat "$BENCH_DIR/cometd-server/target/classpath.txt")"; }
 
 # start_server weft|cometd|faye|floor PORT: starts it in its own process group, waits for READY; sets SERVER_PID.
@@ -109,8 +129,8 @@ start_server() {
                     --extensions="${WEFT_EXTENSIONS:-none}" ${WEFT_ARGS:-})
             fi ;;
         cometd) cmd=(java $SERVER_HEAP $JVM_COMMON ${SERVER_JVM_OPTS:-} -cp "$(cometd_cp)" io.weft.bench.peer.CometDPeerServer "$port") ;;
-        floor)  cmd=(java $SERVER_HEAP $JVM_COMMON ${SERVER_JVM_OPTS:-} -cp "$(load_cp)" io.weft.load.floor.FloorServer --port="$port" \
-                    --host=0.0.0.0) ;;
+        floor)  cmd=(java $SERVER_HEAP $JVM_COMMON ${SERVER_JVM_OPTS:-} -cp "$(harness_cp)" io.weft.load.floor.FloorServer
+                    --port="$port" --host=0.0.0.0) ;;
         faye)   cmd=(node --expose-gc "$BENCH_DIR/faye-server/server.js" "$port" "$BUILD/faye/node_modules") ;;
         *) echo "unknown server $kind" >&2; return 1 ;;
     esac
@@ -145,11 +165,11 @@ urls() { # urls PORT: the comma-separated Bayeux URLs over the loopback addresse
     echo "$out"
 }
 
-# driver TIMEOUT_S COMMAND --flags...: one of the load tool's bench commands (io.weft.load.bench.Bench: ladder, idle,
+# driver TIMEOUT_S COMMAND --flags...: one of the harness's bench commands (io.weft.load.bench.Bench: ladder, idle,
 # emit, relay, restart, storm, slow, proxy), pinned, bounded in time.
 driver() {
     local limit=$1; shift
-    pin "$CLIENT_CPU" timeout --kill-after=10 "$limit" java $CLIENT_HEAP $JVM_COMMON $LOAD_LOGGING -cp "$(load_cp)" \
+    pin "$CLIENT_CPU" timeout --kill-after=10 "$limit" java $CLIENT_HEAP $JVM_COMMON $LOAD_LOGGING -cp "$(harness_cp)" \
         io.weft.load.bench.Bench "$@"
 }
 
@@ -163,7 +183,7 @@ short() { [[ "${BENCH_SHORT:-0}" == 1 ]]; }
 
 # chart --csv=F --out=F.png --x=COL --y=COL [--series=COL[+COL]] [--where=COL=V[+COL=V]] [--bubble=COL] [--logx]
 # [--logy] [--title=T] [--xlabel=T] [--ylabel=T]: a CSV's columns charted (Bench chart).
-chart() { java -Djava.awt.headless=true $LOAD_LOGGING -cp "$(load_cp)" io.weft.load.bench.Bench chart "$@"; }
+chart() { java -Djava.awt.headless=true $LOAD_LOGGING -cp "$(harness_cp)" io.weft.load.bench.Bench chart "$@"; }
 # latency_chart --out=F.png --title=T FILE.hlog=LEGEND...: latency by percentile, the given runs overlaid (those of
 # FILE=LEGEND pairs whose file exists: a run past its knee leaves no histogram at that rate); nothing when none does.
 latency_chart() {
@@ -172,8 +192,8 @@ latency_chart() {
         if [[ $arg == --* ]]; then opts+=("$arg"); elif [[ -f ${arg%%=*} ]]; then files+=("$arg"); fi
     done
     (( ${#files[@]} )) || { log "latency_chart: no histograms for ${opts[*]}"; return 0; }
-    java -Djava.awt.headless=true $LOAD_LOGGING -cp "$(load_cp)" io.weft.load.bench.Bench latency-chart "${opts[@]}" \
-        "${files[@]}"
+    java -Djava.awt.headless=true $LOAD_LOGGING -cp "$(harness_cp)" io.weft.load.bench.Bench latency-chart \
+        "${opts[@]}" "${files[@]}"
 }
 
 rss_bytes() { awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"; }

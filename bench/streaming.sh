@@ -13,14 +13,17 @@ CLIENTS="${CLIENTS:-500}"; PERIODS=1,0.2,0.1,0.05; EMITS=20
 short && { CLIENTS=100; PERIODS=1,0.2; EMITS=5; }
 bench_deadline 1200
 
-log "building load-client and the modules it needs from the checkout (tests skipped, nothing installed)"
+log "building the bench module and the modules it needs from the checkout (tests skipped, nothing installed)"
+# One reactor: each module's runtime classpath (load-client's with logback, -Pclient; none with load-client itself,
+# whose classes come from the copy) names its sibling modules' jars in $ROOT/*/target.
 (cd "$ROOT" && mvn -q ${MVN_OFFLINE:+-o} "${MVN_REPO[@]}" -Pclient package dependency:build-classpath -DskipTests \
     -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -Dmdep.outputFile=target/runtime-classpath.txt \
-    -Dmdep.includeScope=runtime -pl load-client -am)
-# Where lib.sh's load_cp looks: a copy of the classes (a build in the checkout must not pull them from under a JVM).
-rm -rf "$BUILD/load-client"; mkdir -p "$BUILD/load-client"
-cp -r "$ROOT/load-client/target/classes" "$BUILD/load-client/classes"
+    -DincludeScope=runtime -DexcludeArtifactIds=load-client -pl bench -am)
+# Where lib.sh's load_cp and harness_cp look: a copy of the classes (a build in the checkout must not pull them from
+# under a JVM) and the classpaths.
+keep_classes "$ROOT"
 cp "$ROOT/load-client/target/runtime-classpath.txt" "$BUILD/load-client/classpath.txt"
+mv "$ROOT/bench/target/runtime-classpath.txt" "$BUILD/harness/classpath.txt"
 
 CSV="$OUT/streaming.csv"; rm -f "$CSV"
 for transport in websocket eventsource long-polling; do

@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
  * lean websocket client); it is a measuring instrument, not a server: it takes loopback connections only, for the
  * bench scripts.
  *
- * <pre>java -cp &lt;load-client's classpath&gt; io.weft.load.floor.FloorServer --port=0</pre>
+ * <pre>java -cp &lt;bench's classpath&gt; io.weft.load.floor.FloorServer --port=0</pre>
  * prints {@code READY port=<n>} once listening and stops on SIGINT/SIGTERM.
  */
 @Command(name = "FloorServer", mixinStandardHelpOptions = true, sortOptions = false,

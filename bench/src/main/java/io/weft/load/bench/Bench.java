@@ -8,11 +8,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The load tool's benchmark commands, which the {@code bench/*.sh} scripts run against Weft's load server, CometD and
- * Faye alike (docs/benchmarks): {@code ladder} (the chat load up to the knee), {@code idle} (held idle clients),
- * {@code emit} (server-side emitters), {@code relay} (device relay), the fault runs {@code restart}, {@code storm},
- * {@code slow} and {@code proxy} (docs/benchmarks/faults.md), and the charts drawn from their CSV files and
- * histograms, {@code chart} and {@code latency-chart}.
+ * The benchmark harness's commands (the bench module, on the load tool's classes), which the {@code bench/*.sh}
+ * scripts run against Weft's load server, CometD and Faye alike (docs/benchmarks): {@code ladder} (the chat load up to
+ * the knee), {@code idle} (held idle clients), {@code emit} (server-side emitters), {@code relay} (device relay), the
+ * fault runs {@code restart}, {@code storm}, {@code slow} and {@code proxy} (docs/benchmarks/faults.md), and the
+ * charts drawn from their CSV files and histograms, {@code chart} and {@code latency-chart}.
  *
  * <pre>java -cp ... io.weft.load.bench.Bench ladder --urls=http://127.0.0.1:8080/cometd --rates=1000,2000 ...</pre>
  */
@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
         subcommands = {LadderCommand.class, IdleCommand.class, EmitCommand.class, RelayCommand.class,
             RestartCommand.class, StormCommand.class, SlowReadersCommand.class, ProxyCommand.class, CsvChart.class,
             LatencyChartCommand.class},
-        description = "Benchmark commands of the load tool (see docs/benchmarks).")
+        description = "The benchmark harness's commands (see docs/benchmarks).")
 public final class Bench implements Callable<Integer> {
     @Spec
     CommandSpec spec;
