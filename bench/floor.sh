@@ -8,13 +8,15 @@
 # FLOOR_TRANSPORTS="long-polling" (or "websocket") runs one transport and replaces only its rows in floor.csv (each
 # transport's servers are compared with each other, alternated within its own run). FLOOR_PREWARM_MS (default 10000)
 # lengthens the pre-warm rung at the first rate, so that the JVM servers' JIT compiler is done before it is measured.
+# FLOOR_SERVERS (default "floor weft weft-netty cometd faye", weft-netty being the load server on transport-netty) and
+# FLOOR_RATES (the ladder's rates) narrow a run.
 # Writes docs/benchmarks/floor.csv and floor.md (floor-summary.py: per transport and fixed rate, each server's CPU
 # per delivered message as the median of the rounds with their range, and its ratio to the floor's; saturation and
 # p99 likewise).
 source "$(dirname "$0")/lib.sh"
-ROUNDS=5; CLIENTS=1000; ROOMS=100; RATES=10000,20000,40000,60000,80000,120000,160000,200000,240000
+ROUNDS=5; CLIENTS=1000; ROOMS=100; RATES=${FLOOR_RATES:-10000,20000,40000,60000,80000,120000,160000,200000,240000}
 short && { ROUNDS=1; CLIENTS=200; ROOMS=20; RATES=2500,5000; }
-SERVERS=(floor weft cometd faye)
+SERVERS=(${FLOOR_SERVERS:-floor weft weft-netty cometd faye}) # FLOOR_SERVERS="floor weft weft-netty": fewer
 bench_deadline $(( ROUNDS * 900 + 600 ))
 bench_build
 STARTED="$(date -u '+%Y-%m-%d %H:%M') UTC"

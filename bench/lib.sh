@@ -120,6 +120,10 @@ start_server() {
     local kind=$1 port=$2 logf="$BUILD/server-$1.log"
     local cmd
     case "$kind" in
+        weft-netty) # the same load server on transport-netty's engine
+            cmd=(java $SERVER_HEAP $JVM_COMMON $LOAD_LOGGING ${WEFT_OPTS:-} ${SERVER_JVM_OPTS:-}
+                -cp "${WEFT_CP_PREPEND:+$WEFT_CP_PREPEND:}$(load_cp)" io.weft.load.LoadServer --port="$port" --engine=netty
+                --extensions="${WEFT_EXTENSIONS:-none}" ${WEFT_ARGS:-}) ;;
         weft)
             if [[ -n "${WEFT_BENCH_SERVER_CP:-}" ]]; then # a tree from before the load server ran the benchmarks
                 cmd=(java $SERVER_HEAP $JVM_COMMON ${WEFT_OPTS:-} -cp "$WEFT_BENCH_SERVER_CP" io.weft.bench.BenchServer "$port")

@@ -189,10 +189,12 @@ public final class ChatServer implements AutoCloseable {
             if (server.jetty != null) {
                 server.jetty.start();
             } else {
+                // tag::netty[]
                 server.netty = WeftNetty.on(server.bayeux).host(settings.host()).port(settings.port())
-                        .path(BAYEUX_PATH)
-                        .fallback(new MetricsFallback(server.bayeux, new StaticPages("static/"))) // the page, metrics
+                        .path(BAYEUX_PATH) // websocket, long-polling, callback-polling, eventsource
+                        .fallback(new MetricsFallback(server.bayeux, new StaticPages("static/"))) // the rest
                         .start();
+                // end::netty[]
             }
         } catch (Exception x) {
             server.close();
