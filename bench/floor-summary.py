@@ -4,7 +4,8 @@
 Per transport and per offered rate that every server sustained in every round (delivered >= 90% of offered, < 1%
 lost, p99 <= 1 s: the ladder's knee rule), and at 10,000 and 40,000 msgs/s when they did: each server's CPU per
 delivered message (the median over rounds, the range of the rounds in brackets) and its ratio to the floor's (the
-issue's targets: Weft <= 1.3x over websocket, <= 1.5x over long-polling), and the p99 there, Weft's against the best
+issue's targets: Weft <= 1.3x over websocket, <= 1.5x over long-polling; "weft" is Weft on embedded Jetty, "weft-netty" on
+transport-netty), and the p99 there, Weft's against the best
 peer's (target: no worse). Then saturation: the most
 delivered messages/s each server reached in a round, the median over rounds, and Weft's ratio to CometD's (target
 >= 2).
@@ -14,7 +15,8 @@ import statistics
 import sys
 from collections import defaultdict
 
-SERVERS = ["floor", "weft", "cometd", "faye"]
+SERVERS = ["floor", "weft", "weft-netty", "cometd", "faye"]
+WEFT = ("weft", "weft-netty")  # Weft on embedded Jetty, and on transport-netty
 TARGET = {"websocket": 1.3, "long-polling": 1.5}
 FIXED = (10000.0, 40000.0)
 
@@ -89,7 +91,7 @@ def main(path):
                     continue
                 if floor and cost[s][rate]:
                     ratio = statistics.median(cost[s][rate]) / floor
-                    cells.append(f"**{ratio:.2f}x**" if s == "weft" else f"{ratio:.2f}x")
+                    cells.append(f"**{ratio:.2f}x**" if s in WEFT else f"{ratio:.2f}x")
                 else:
                     cells.append("n/a")
             cells += [cell(s, rate, p99[s][rate]) for s in present]
@@ -97,23 +99,26 @@ def main(path):
         out.append("")
         out.append(f"Target: Weft's CPU per delivered message <= {TARGET[transport]}x the floor's.\n")
         peers = [s for s in ("cometd", "faye") if s in present]
-        if "weft" in present and peers:
+        for weft_server in [s for s in WEFT if s in present]:
+            if not peers:
+                break
             steady = {rate: [s for s in peers if all(rate in ok[(s, lbl)] for lbl in rounds)]
                       for rate in sorted({off for s in peers for lbl in rounds for off in ok[(s, lbl)]})}
             steady = {rate: who for rate, who in steady.items() if who}
-            out.append("p99 (median of the rounds) against the best peer's, at each rate a peer sustained in every "
-                       "round, among the peers that did (target: no worse):\n")
+            out.append(f"p99 of {weft_server} (median of the rounds) against the best peer's, at each rate a peer "
+                       "sustained in every round, among the peers that did (target: no worse):\n")
             if not steady:
                 out.append("- none: no peer sustained any rate in every round\n")
             for rate, who in steady.items():
-                if not p99["weft"][rate]:
-                    out.append(f"- {rate:.0f} msgs/s: Weft has no row there: not met")
+                if not p99[weft_server][rate]:
+                    out.append(f"- {rate:.0f} msgs/s: {weft_server} has no row there: not met")
                     continue
-                weft = statistics.median(p99["weft"][rate])
+                weft = statistics.median(p99[weft_server][rate])
                 best_peer = min(who, key=lambda s: statistics.median(p99[s][rate]))
                 best = statistics.median(p99[best_peer][rate])
                 verdict = "met" if weft <= best else "not met"
-                out.append(f"- {rate:.0f} msgs/s: Weft {weft:.1f} ms, best peer {best_peer} {best:.1f} ms: {verdict}")
+                out.append(f"- {rate:.0f} msgs/s: {weft_server} {weft:.1f} ms, best peer {best_peer} {best:.1f} ms: "
+                           f"{verdict}")
             out.append("")
         out.append("Saturation: the most messages/s each server delivered in a round, at any rung (past its knee too); "
                    "a server that reached the ladder's top rate may go higher.\n")
@@ -122,10 +127,10 @@ def main(path):
         for s in present:
             per_round = ", ".join(f"{sat[s][lbl]:.0f}" for lbl in rounds)
             out.append(f"| {s} | {per_round} | {statistics.median(sat[s].values()):.0f} |")
-        if "weft" in present and "cometd" in present:
-            ratio = statistics.median(sat["weft"].values()) / statistics.median(sat["cometd"].values())
+        for weft_server in [s for s in WEFT if s in present and "cometd" in present]:
+            ratio = statistics.median(sat[weft_server].values()) / statistics.median(sat["cometd"].values())
             out.append("")
-            out.append(f"Saturation, Weft / CometD: **{ratio:.2f}x** (target >= 2).")
+            out.append(f"Saturation, {weft_server} / CometD: **{ratio:.2f}x** (target >= 2).")
         out.append("")
     print("\n".join(out))
 

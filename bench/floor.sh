@@ -53,7 +53,7 @@ reading=$( [[ -f "$OUT/floor.md" ]] && sed -n '/^## Reading it/,$p' "$OUT/floor.
         "$CLIENTS clients in $ROOMS rooms, 50-byte messages, the lean clients; server pinned to one core, load to the other."
     echo
     python3 "$BENCH_DIR/floor-summary.py" "$CSV"
-    [[ -n "$reading" ]] && { echo; echo "$reading"; }
+    if [[ -n "$reading" ]]; then echo; echo "$reading"; fi # (a bare && would fail the block without a previous page)
 } > "$OUT/floor.md.new" && mv "$OUT/floor.md.new" "$OUT/floor.md"
 cat "$OUT/floor.md"
 for transport in websocket long-polling; do
