@@ -5,7 +5,6 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.websocketx.extensions.compression.WebSocketServerCompressionHandler;
-import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
 
@@ -13,13 +12,14 @@ import java.util.concurrent.TimeUnit;
  * The pipeline of a new connection, each handler small and named:
  *
  * <pre>
- * tls?  → guard  → head  → http            → deflate?     → idle  → flush              → router
- * TLS     counts   times   HTTP/1.1 codec    ws deflate     idle    one flush per loop   Bayeux or
- *         per      a head  (line, headers    negotiation    close   turn                 the fallback
+ * tls?  → guard  → head  → http            → deflate?     → idle  → router
+ * TLS     counts   times   HTTP/1.1 codec    ws deflate     idle    Bayeux or
+ *         per      a head  (line, headers    negotiation    close   the fallback
  *         address  whole   and body bounded)
  * </pre>
  *
- * A websocket upgrade replaces {@code head}, {@code http} and {@code router} with the websocket codec and the socket.
+ * A websocket upgrade replaces {@code head}, {@code http} and {@code router} with the websocket codec and the socket,
+ * which flushes its frames once per turn of its event loop (an HTTP answer is one write and one flush).
  */
 final class ConnectionSetup extends ChannelInitializer<SocketChannel> {
     static final String TLS = "tls";
@@ -28,7 +28,6 @@ final class ConnectionSetup extends ChannelInitializer<SocketChannel> {
     static final String HTTP = "http";
     static final String DEFLATE = "deflate";
     static final String IDLE = "idle";
-    static final String FLUSH = "flush";
     static final String ROUTER = "router";
     static final String SOCKET = "socket";
     /** Netty's defaults for the request line and the headers, and a chunk size that suits Bayeux bodies. */
@@ -58,9 +57,6 @@ final class ConnectionSetup extends ChannelInitializer<SocketChannel> {
             pipeline.addLast(DEFLATE, new WebSocketServerCompressionHandler(mount.options.maxMessageSize()));
         }
         pipeline.addLast(IDLE, new IdleStateHandler(0, 0, Mount.IDLE_MILLIS, TimeUnit.MILLISECONDS));
-        // Writes from other loops (a publish fanned out there) are flushed once per turn of this connection's loop.
-        pipeline.addLast(FLUSH, new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES,
-                true));
         pipeline.addLast(ROUTER, new HttpRouter(mount));
     }
 }

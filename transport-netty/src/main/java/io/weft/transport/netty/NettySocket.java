@@ -8,6 +8,8 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoop;
+import io.netty.channel.SingleThreadEventLoop;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
@@ -52,6 +54,8 @@ import org.slf4j.LoggerFactory;
  * the pong is written: a client that sends or pings without reading stalls itself, and its batches reach the engine
  * one at a time and in order. Fragments are gathered here up to {@code maxMessageSize} (beyond: 1009).
  *
+ * <p>Writes are flushed once per turn of the socket's event loop, however many frames it wrote in that turn.
+ *
  * <p>Ownership: each frame Netty's decoder gives is read and released here (a ping's payload goes on in the pong,
  * retained for it); the bytes of a write are wrapped, not copied, and belong to Netty once written.
  */
@@ -64,6 +68,9 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
     private final BayeuxSocket socket;
     private final int maxMessageSize;
     private Channel channel;
+    /** Whether a flush of this socket's writes is due at the end of its loop's turn (event loop only). */
+    private boolean flushDue;
+    private final Runnable flush = this::flush;
     /** The fragments of a text message so far, or null; {@link #binary} while a binary message goes on. */
     private byte[] partial;
     private int partialLength;
@@ -263,16 +270,44 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
 
     // ---- BayeuxSocket.Wire: any thread ----
 
+    /**
+     * Writes on the socket's loop, and flushes once at the end of that loop's turn, whatever the number of frames
+     * written in it: a publish fanned out on another loop becomes one task here, and one system call per socket and
+     * turn, not per frame.
+     */
     @Override
     public void write(byte[] json, Promise<Void> written) {
+        EventLoop loop = channel.eventLoop();
+        if (loop.inEventLoop()) {
+            writeNow(json, written);
+        } else {
+            loop.execute(() -> writeNow(json, written));
+        }
+    }
+
+    private void writeNow(byte[] json, Promise<Void> written) {
         // The codec already produced UTF-8: the bytes go out as the frame's payload, wrapped, not copied.
-        channel.writeAndFlush(new TextWebSocketFrame(Unpooled.wrappedBuffer(json))).addListener(future -> {
+        channel.write(new TextWebSocketFrame(Unpooled.wrappedBuffer(json))).addListener(future -> {
             if (future.isSuccess()) {
                 written.succeed(null);
             } else {
                 written.fail(future.cause());
             }
         });
+        if (!flushDue) {
+            flushDue = true;
+            EventLoop loop = channel.eventLoop();
+            if (loop instanceof SingleThreadEventLoop turns) {
+                turns.executeAfterEventLoopIteration(flush);
+            } else {
+                loop.execute(flush);
+            }
+        }
+    }
+
+    private void flush() {
+        flushDue = false;
+        channel.flush();
     }
 
     @Override

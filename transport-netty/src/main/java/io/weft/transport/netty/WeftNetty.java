@@ -45,11 +45,13 @@ public final class WeftNetty implements AutoCloseable {
     private final EventLoopGroup group;
     private final Channel channel;
     private final boolean nativeTransport;
+    private final Mount mount;
 
-    private WeftNetty(EventLoopGroup group, Channel channel, boolean nativeTransport) {
+    private WeftNetty(EventLoopGroup group, Channel channel, boolean nativeTransport, Mount mount) {
         this.group = group;
         this.channel = channel;
         this.nativeTransport = nativeTransport;
+        this.mount = mount;
     }
 
     /** Starts describing a server for {@code bayeux}. */
@@ -64,6 +66,11 @@ public final class WeftNetty implements AutoCloseable {
 
     public InetSocketAddress address() {
         return (InetSocketAddress) channel.localAddress();
+    }
+
+    /** How many websocket connections are open. */
+    public int openSockets() {
+        return mount.webSockets.openSockets();
     }
 
     /** Whether it runs on native epoll rather than NIO. */
@@ -186,7 +193,7 @@ public final class WeftNetty implements AutoCloseable {
                         .bind(host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port))
                         .sync()
                         .channel();
-                return new WeftNetty(group, channel, epoll);
+                return new WeftNetty(group, channel, epoll, mount);
             } catch (Throwable x) {
                 // A bind failure is rethrown by sync() as it is (a BindException, say): the loops go with it.
                 group.shutdownGracefully(0, 1, TimeUnit.SECONDS);

@@ -24,7 +24,7 @@ import java.util.Map;
  * {@code /meta/connect} held); measure again; report (after - baseline) / N, and the classes whose instances grew the
  * most between the two class histograms ({@code jcmd GC.class_histogram}).
  *
- * <p>Arguments: {@code n [deflate: false|true] [mount: embedded|servlet] [bind addresses: 127.0.0.2,127.0.0.3,...]}.
+ * <p>Arguments: {@code n [deflate: false|true] [mount: embedded|servlet|netty] [bind addresses: 127.0.0.2,127.0.0.3,...]}.
  */
 public final class IdleMemoryBenchmark {
     private IdleMemoryBenchmark() {

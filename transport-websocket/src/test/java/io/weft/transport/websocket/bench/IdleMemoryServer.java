@@ -3,9 +3,11 @@ package io.weft.transport.websocket.bench;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.transport.websocket.WebSocketHandler;
+import io.weft.transport.netty.WeftNetty;
 import io.weft.transport.websocket.WebSocketTransport;
 import io.weft.transport.websocket.examples.WarListener;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -19,13 +21,41 @@ import org.eclipse.jetty.server.ServerConnector;
 
 /**
  * The server JVM of {@link IdleMemoryBenchmark}: a Weft server with default options, websocket mounted as the README
- * shows (embedded, or with argument {@code servlet} the WAR mount on an ee11 Servlet context), on 127.0.0.1 and an
- * ephemeral port. Prints {@code PORT <n>}, then answers commands on stdin:
+ * shows (embedded, or with argument {@code servlet} the WAR mount on an ee11 Servlet context, or with {@code netty}
+ * transport-netty's mount), on 127.0.0.1 and an ephemeral port. Prints {@code PORT <n>}, then answers commands on stdin:
  * {@code gc} prints {@code HEAP <bytes used after full GCs> SESSIONS <n> SOCKETS <n>}, {@code count} the same
  * without {@code HEAP} and without collecting; {@code quit} stops.
  */
 public final class IdleMemoryServer {
     private IdleMemoryServer() {
+    }
+
+    /** The Netty mount (transport-netty's {@code WeftNetty}) on 127.0.0.1 and an ephemeral port. */
+    private static void netty() throws Exception {
+        BayeuxServer bayeux = BayeuxServer.create(unboundedPerAddress());
+        WeftNetty netty = WeftNetty.on(bayeux).host("127.0.0.1").port(0).backlog(1024).start();
+        System.out.println("PORT " + netty.port());
+        System.out.flush();
+        commands(bayeux, netty::openSockets);
+        netty.close();
+        bayeux.close();
+    }
+
+    /** Answers {@code count} and {@code gc} until {@code quit}. */
+    private static void commands(BayeuxServer bayeux, IntSupplier sockets) throws IOException, InterruptedException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
+            if (line.equals("count")) {
+                System.out.println("SESSIONS " + bayeux.getSessions().size() + " SOCKETS "
+                        + sockets.getAsInt());
+                System.out.flush();
+            } else if (line.equals("gc")) {
+                long used = usedAfterFullGc();
+                System.out.println("HEAP " + used + " SESSIONS " + bayeux.getSessions().size() + " SOCKETS "
+                        + sockets.getAsInt());
+                System.out.flush();
+            }
+        }
     }
 
     /** The defaults, but every client comes from 127.0.0.1: the per-address bound (1000) would refuse most. */
@@ -35,6 +65,10 @@ public final class IdleMemoryServer {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("netty")) {
+            netty();
+            return;
+        }
         boolean servlet = args.length > 0 && args[0].equals("servlet");
         Server server = new Server();
         ServerConnector connector = new ServerConnector(server);
@@ -62,19 +96,7 @@ public final class IdleMemoryServer {
         System.out.println("PORT " + connector.getLocalPort());
         System.out.flush();
 
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
-            if (line.equals("count")) {
-                System.out.println("SESSIONS " + bayeux.getSessions().size() + " SOCKETS "
-                        + sockets.getAsInt());
-                System.out.flush();
-            } else if (line.equals("gc")) {
-                long used = usedAfterFullGc();
-                System.out.println("HEAP " + used + " SESSIONS " + bayeux.getSessions().size() + " SOCKETS "
-                        + sockets.getAsInt());
-                System.out.flush();
-            }
-        }
+        commands(bayeux, sockets);
         server.stop();
         bayeux.close();
     }
