@@ -28,6 +28,12 @@ interface HttpExchange {
     /** The raw (still percent-encoded) query string, or null. */
     String query();
 
+    /**
+     * The request's path below the mount, decoded: empty for the mount itself, else starting with {@code /}
+     * ({@code /abc} for a request to {@code /cometd/abc} on a mount at {@code /cometd}).
+     */
+    String pathInMount();
+
     /** {@code scheme://host[:port]} of this request as the server sees it, the default port left out. */
     String serverOrigin();
 

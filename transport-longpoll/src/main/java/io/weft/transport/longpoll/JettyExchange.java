@@ -72,6 +72,12 @@ final class JettyExchange implements HttpExchange {
     }
 
     @Override
+    public String pathInMount() {
+        String path = Request.getPathInContext(request);
+        return path == null || path.equals("/") ? "" : path;
+    }
+
+    @Override
     public String serverOrigin() {
         return Origins.of(request.getHttpURI().getScheme(), Request.getServerName(request),
                 Request.getServerPort(request));

@@ -85,6 +85,12 @@ final class ServletExchange implements HttpExchange {
     }
 
     @Override
+    public String pathInMount() {
+        String path = request.getPathInfo();
+        return path == null || path.equals("/") ? "" : path;
+    }
+
+    @Override
     public String serverOrigin() {
         return Origins.of(request.getScheme(), request.getServerName(), request.getServerPort());
     }

@@ -18,8 +18,10 @@ import io.weft.transport.longpoll.testing.SseStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -76,6 +78,42 @@ class EventSourceTest {
             assertEquals("pushed", delivery.get("data"));
             assertEquals(1, server.bayeux().getStats().heldConnects(), "a push does not answer the held connect");
             assertEquals("eventsource", server.bayeux().getSession(page.clientId).getConnectionType());
+        }
+    }
+
+    /** Faye's {@code EventSource} asks for {@code <endpoint>/<clientId>}, and posts its uplink to the endpoint. */
+    @Test
+    void fayesFormOfTheStreamUrlOpensTheSameStream() throws Exception {
+        server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
+        try (StreamPage page = page().handshake(null).openAsFaye()) {
+            assertEquals(200, page.stream.status());
+            assertTrue(page.stream.contentType().startsWith("text/event-stream"), page.stream.contentType());
+            assertEquals("[]", page.connect("advice", Map.of("timeout", 0)).body());
+            assertEquals(true, page.take("/meta/connect", "the connect's reply, on the stream").get("successful"));
+            page.post(page.message("/meta/subscribe", "subscription", "/news"));
+            page.connect();
+            Await.until(Duration.ofSeconds(5), () -> server.bayeux().getStats().heldConnects(), n -> n == 1,
+                    "the connect is held on the stream");
+            publish("/news", "to faye");
+            assertEquals("to faye", page.take("/news", "the delivery, pushed on the stream").get("data"));
+        }
+    }
+
+    @Test
+    void fayesFormForNoSessionGetsA402AndAPathThatIsNoClientIdA400() throws Exception {
+        server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
+        try (StreamPage page = page()) {
+            page.clientId = "noSuchSession";
+            page.openAsFaye();
+            Map<String, Object> reply = page.take("/meta/connect", "the 402");
+            assertEquals("402::session_unknown", reply.get("error"), reply.toString());
+            page.stream.ended().get(5, TimeUnit.SECONDS);
+
+            for (String path : List.of("/a/b", "/a%20b", "/")) {
+                Reply refused = page.browser.send(page.browser.prepare(HTTP.client()
+                        .newRequest(URI.create(server.uri() + path)).method("GET")));
+                assertEquals(400, refused.status(), path + ": " + refused.body());
+            }
         }
     }
 
