@@ -202,6 +202,12 @@ final class JettyExchange implements HttpExchange {
         }
     }
 
+    /** A stream is watched as a parked request is, for as long as it lasts. */
+    @Override
+    public void streaming() {
+        parked(Long.MAX_VALUE);
+    }
+
     /** Marks the exchange ended and stops the watch, which never probes once the response may be under way. */
     private void end() {
         ParkedConnectionWatch.Probe watching;

@@ -262,6 +262,10 @@ final class PollingTransport {
             exchange.addHeader("X-Content-Type-Options", "nosniff");
             exchange.addHeader("Cache-Control", "no-store");
         }
+        // Set before the engine runs: an adapter may have to send the head of a held answer before the answer
+        // (the Servlet adapter's heartbeats, in containers that do not report a client that leaves).
+        exchange.addHeader("Content-Type",
+                callback == null ? ExchangeConnection.JSON_CONTENT_TYPE : Jsonp.CONTENT_TYPE);
         String type = callback == null ? LONG_POLLING : CALLBACK_POLLING;
         ExchangeConnection connection = new ExchangeConnection(exchange, engine, type, callback, browserId);
         Inbound inbound = engine.open(connection);
