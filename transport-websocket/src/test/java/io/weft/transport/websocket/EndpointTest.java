@@ -37,7 +37,7 @@ class EndpointTest {
         RequestSnapshot upgrade = RequestSnapshot.builder()
                 .remoteAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 4242)).build();
         WebSocketTransport transport = WebSocketTransport.of(bayeux);
-        endpoint = new WebSocketEndpoint(transport.accept(List.of(), false, header -> { }, upgrade), transport);
+        endpoint = new WebSocketEndpoint(transport.accept(List.of(), upgrade), transport);
         endpoint.onOpen(socket.session(), socket.config());
     }
 
@@ -54,7 +54,7 @@ class EndpointTest {
     void endpointKnowsItsPeersAddressFromTheUpgrade() {
         assertEquals(InetAddress.getLoopbackAddress(), endpoint.socket().remoteAddress());
         assertTrue(endpoint.toString().endsWith(":4242]]"), endpoint.toString());
-        assertNull(WebSocketTransport.of(bayeux).accept(List.of(), false, header -> { }, null).remoteAddress(),
+        assertNull(WebSocketTransport.of(bayeux).accept(List.of(), null).remoteAddress(),
                 "none without an upgrade request");
     }
 
