@@ -1,5 +1,6 @@
 package io.weft.server.ext;
 
+import io.weft.bayeux.JsonNumbers;
 import io.weft.bayeux.Message;
 import io.weft.server.api.Extension;
 import io.weft.server.api.ServerSession;
@@ -31,7 +32,8 @@ public final class AcknowledgedMessagesExtension implements Extension {
         if (from != null && Message.META_CONNECT.equals(message.getChannel())) {
             Map<String, Object> ext = message.getExt();
             if (ext != null && ext.get(ACK) instanceof Number lastReceived) {
-                from.acknowledge(lastReceived.longValue());
+                // Clamped, not wrapped: 2^64 + 1 is "everything", not batch 1.
+                from.acknowledge(JsonNumbers.toLong(lastReceived));
             }
         }
         return true;

@@ -27,20 +27,12 @@ public interface Connection {
 
     /**
      * The value of the browser cookie sent with this connection ({@code BAYEUX_BROWSER}), or null when the client sent
-     * none. A session created or resumed with a browser id is bound to it: requests without it are refused.
+     * none. A session created or resumed with a browser id is bound to it: requests without it are refused, but for
+     * the one persistent connection of a first visit's race (the socket a browser opened, without a cookie, while it
+     * handshook over HTTP: see docs/protocol.md, "Browsers"). A transport never passes a cookie its own response set:
+     * setting a cookie is not presenting it.
      */
     String browserId();
-
-    /**
-     * A browser id this connection's transport set on its own response because the request carried none (a
-     * WebSocket's upgrade response), when {@link #browserId()} does not claim it: the connection may also act for a
-     * session bound to that id, since the client can only have it from this connection. Null by default.
-     * Example: a client opens its socket without a cookie, is given one with the upgrade, handshakes over HTTP with
-     * that cookie (binding its session to it), then connects over the socket.
-     */
-    default String issuedBrowserId() {
-        return null;
-    }
 
     /**
      * The address of the client at the other end, or null when there is none (an in-JVM connection). Sessions are

@@ -61,7 +61,6 @@ public final class BayeuxSocket implements Connection {
 
     private final WebSockets transport;
     private final String browserId;
-    private final String issuedBrowserId;
     private final ClientRequest request;
     private final PeerFaults faults;
     private final int maxPendingFrames;
@@ -73,10 +72,9 @@ public final class BayeuxSocket implements Connection {
     private volatile Inbound inbound;
 
     /** @param request what the upgrade request carried, or null (tests) */
-    BayeuxSocket(WebSockets transport, String browserId, String issuedBrowserId, ClientRequest request) {
+    BayeuxSocket(WebSockets transport, String browserId, ClientRequest request) {
         this.transport = transport;
         this.browserId = browserId;
-        this.issuedBrowserId = issuedBrowserId;
         this.request = request;
         this.faults = transport.faults();
         this.maxPendingFrames = transport.options().maxPendingFrames();
@@ -94,7 +92,7 @@ public final class BayeuxSocket implements Connection {
         return true;
     }
 
-    /** The browser cookie the upgrade request carried, or null (see the module README for why not a minted one). */
+    /** The browser cookie the upgrade request carried, or null (the 101 sets none: see the module README). */
     @Override
     public String browserId() {
         return browserId;
@@ -103,12 +101,6 @@ public final class BayeuxSocket implements Connection {
     @Override
     public ClientRequest request() {
         return request;
-    }
-
-    /** The browser cookie the upgrade response set, when the request carried none. */
-    @Override
-    public String issuedBrowserId() {
-        return issuedBrowserId;
     }
 
     /** The client's address as the upgrade request gave it (behind a trusted proxy, the forwarded one), or null. */

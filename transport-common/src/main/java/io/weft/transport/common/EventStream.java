@@ -67,7 +67,7 @@ final class EventStream implements Connection {
         exchange.addHeader("X-Accel-Buffering", "no");
         exchange.addHeader("Content-Type", CONTENT_TYPE);
         exchange.onClientGone(this::clientGone);
-        exchange.parked(Long.MAX_VALUE);
+        exchange.streaming();
         synchronized (this) {
             // What the engine sends while it opens the stream waits for the head: the client learns that the stream
             // is open only once the engine has attached it to the session.

@@ -28,6 +28,12 @@ public interface HttpExchange {
     /** The raw (still percent-encoded) query string, or null. */
     String query();
 
+    /**
+     * The request's path below the mount, decoded: empty for the mount itself, else starting with {@code /}
+     * ({@code /abc} for a request to {@code /cometd/abc} on a mount at {@code /cometd}).
+     */
+    String pathInMount();
+
     /** {@code scheme://host[:port]} of this request as the server sees it, the default port left out. */
     String serverOrigin();
 
@@ -73,6 +79,13 @@ public interface HttpExchange {
      */
     void parked(long millis);
 
+    /**
+     * The exchange is a stream from now on ({@link #write}): it has no deadline of its own, and, as for {@link
+     * #parked}, the container's idle timeout must not end it while no write is under way, and a client that goes away
+     * must be noticed where the adapter can. At most once, before the first {@link #write}.
+     */
+    void streaming();
+
     /** Adds a response header. */
     void addHeader(String name, String value);
 
@@ -94,8 +107,8 @@ public interface HttpExchange {
     /**
      * Writes part of a streamed response: the first write sends status 200 and the headers added so far, without a
      * length; {@code last} ends the exchange. One write at a time: the next starts only once {@code written} has
-     * completed. Must not block. Call {@link #parked} first, so that the stream is not ended as idle and a client
-     * that goes away is noticed.
+     * completed. Must not block. Call {@link #streaming} first. A write the client does not take within the
+     * adapter's bound (Jetty's idle timeout; the Servlet adapter's stall bound) fails, which ends the exchange.
      */
     default void write(byte[] chunk, boolean last, Promise<Void> written) {
         written.fail(new UnsupportedOperationException("this adapter does not stream responses"));

@@ -27,6 +27,7 @@ import org.slf4j.LoggerFactory;
  * POST form-urlencoded     message=&lt;JSON batch&gt;[&amp;jsonp=callback]      long-polling, or callback-polling with jsonp
  * GET  ?jsonp=cb&amp;message=  the official JavaScript client's JSONP     callback-polling, answered cb([...])
  * GET  ?clientId=id         a session's Server-Sent Events stream       eventsource (where the adapter streams)
+ * GET  /id                  the same, as Faye asks for it (the clientId as the path below the mount)
  * </pre>
  *
  * An {@code eventsource} client sends its uplink, {@code /meta/connect} among it, by POST as long-polling does; the
@@ -143,13 +144,16 @@ public final class PollingTransport {
         }
         String callback = parameters.first("jsonp");
         String clientId = parameters.first("clientId");
+        if (callback == null && clientId == null) {
+            clientId = clientIdInPath(exchange.pathInMount());
+        }
         if (callback == null && clientId != null) {
             stream(exchange, clientId);
             return;
         }
         if (callback == null) {
-            reject(exchange, 400, "a GET must carry the jsonp and message parameters (callback-polling), or the "
-                    + "clientId parameter (eventsource)");
+            reject(exchange, 400, "a GET must carry the jsonp and message parameters (callback-polling), or a "
+                    + "clientId, as a parameter or as the path below the mount (eventsource)");
             return;
         }
         dispatch(exchange, parameters.all("message"), callback);
@@ -262,6 +266,10 @@ public final class PollingTransport {
             exchange.addHeader("X-Content-Type-Options", "nosniff");
             exchange.addHeader("Cache-Control", "no-store");
         }
+        // Set before the engine runs: an adapter may have to send the head of a held answer before the answer
+        // (the Servlet adapter's heartbeats, in containers that do not report a client that leaves).
+        exchange.addHeader("Content-Type",
+                callback == null ? ExchangeConnection.JSON_CONTENT_TYPE : Jsonp.CONTENT_TYPE);
         String type = callback == null ? LONG_POLLING : CALLBACK_POLLING;
         ExchangeConnection connection = new ExchangeConnection(exchange, engine, type, callback, browserId);
         Inbound inbound = engine.open(connection);
@@ -286,6 +294,30 @@ public final class PollingTransport {
         // As for polling: the id presented, or none; a stream never sets the cookie (its session's handshake did).
         String browserId = browserCookies.read(exchange.headers("Cookie"));
         new EventStream(exchange, engine, browserId).start(clientId, exchange.header("Last-Event-ID"));
+    }
+
+    /**
+     * The clientId of Faye's form of the stream's URL, {@code GET <mount>/<clientId>} (its {@code EventSource} appends
+     * the id to the endpoint's path): one segment of the characters a clientId has (URL-safe base64), or null. Faye
+     * at a mount on {@code /} asks for {@code //<clientId>}.
+     */
+    static String clientIdInPath(String path) {
+        int start = 0;
+        while (start < path.length() && path.charAt(start) == '/') {
+            start++;
+        }
+        if (start == path.length() || path.length() - start > MAX_REASON) {
+            return null;
+        }
+        for (int i = start; i < path.length(); i++) {
+            char c = path.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
+                    || c == '_';
+            if (!ok) {
+                return null;
+            }
+        }
+        return path.substring(start);
     }
 
     /** The longest an exchange waits for the engine: the hold, plus a grace for the engine's timer to fire. */

@@ -8,7 +8,6 @@ import io.weft.server.spi.Engine;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
 /**
  * The Bayeux {@code websocket} connection type on one server, whatever carries its sockets (Jetty's core WebSocket
@@ -22,8 +21,7 @@ import java.util.function.Consumer;
  *       expired anyway;
  *   <li>permessage-deflate: negotiated when the client offers it and the container has it, unless
  *       {@code webSocketDeflate} is false;
- *   <li>browser cookie: read from the upgrade request, and set on the upgrade response when missing
- *       ({@link #accept}).
+ *   <li>browser cookie: read from the upgrade request, never set on the upgrade response ({@link #accept}).
  * </ul>
  */
 public final class WebSockets {
@@ -56,21 +54,15 @@ public final class WebSockets {
 
     /**
      * The endpoint for one accepted upgrade. The browser id given to the engine is the cookie the request carried, or
-     * null; when it carried none, a fresh cookie is set on the response for the browser's later requests, but the
-     * endpoint does not claim it: a client that never sends cookies back would otherwise bind its session to a value
-     * it can never present again, and be refused when it reconnects. The socket is still entitled to the id it set
-     * ({@link BayeuxSocket#issuedBrowserId()}): a client that opens its socket first and then handshakes over
-     * HTTP with that cookie (the Faye client does) binds its session to it, and may then use it on this socket.
+     * null. The 101 never sets one: a socket's cookies are fixed when it opens, so a cookie set on its own upgrade
+     * could only serve the browser's other requests, and an upgrade without a cookie is exactly the one that may race
+     * an HTTP handshake of the same browser whose reply sets the browser's cookie (the Faye client opens its socket
+     * while it handshakes): set here it would replace that cookie in the browser, and the session bound to it would
+     * refuse every later request. The browser's cookie comes from HTTP (the handshake's reply); a cookieless socket
+     * of such a race is admitted by the engine's first-visit rule (docs/protocol.md, "Browsers").
      */
-    public BayeuxSocket accept(List<String> cookieHeaders, boolean secure, Consumer<String> setCookieHeader,
-            ClientRequest upgrade) {
-        String browserId = cookies.read(cookieHeaders);
-        String issued = null;
-        if (browserId == null) {
-            issued = cookies.newValue();
-            setCookieHeader.accept(cookies.setCookieHeader(issued, secure));
-        }
-        return new BayeuxSocket(this, browserId, issued, upgrade);
+    public BayeuxSocket accept(List<String> cookieHeaders, ClientRequest upgrade) {
+        return new BayeuxSocket(this, cookies.read(cookieHeaders), upgrade);
     }
 
     void opened() {

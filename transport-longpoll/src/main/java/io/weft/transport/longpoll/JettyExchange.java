@@ -73,6 +73,12 @@ final class JettyExchange implements HttpExchange {
     }
 
     @Override
+    public String pathInMount() {
+        String path = Request.getPathInContext(request);
+        return path == null || path.equals("/") ? "" : path;
+    }
+
+    @Override
     public String serverOrigin() {
         return Origins.of(request.getHttpURI().getScheme(), Request.getServerName(request),
                 Request.getServerPort(request));
@@ -195,6 +201,12 @@ final class JettyExchange implements HttpExchange {
                 probe = watch.watch(request);
             }
         }
+    }
+
+    /** A stream is watched as a parked request is, for as long as it lasts. */
+    @Override
+    public void streaming() {
+        parked(Long.MAX_VALUE);
     }
 
     /** Marks the exchange ended and stops the watch, which never probes once the response may be under way. */

@@ -13,13 +13,18 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code long-polling} and {@code callback-polling} transports as an asynchronous Servlet (Servlet 6.0 API), for
- * WARs and Servlet applications. Map it to the path the clients use ({@code /cometd/*}) with async support on.
+ * The {@code long-polling}, {@code callback-polling} and {@code eventsource} transports as an asynchronous Servlet
+ * (Servlet 6.0 API), for WARs and Servlet applications. Map it to the path the clients use ({@code /cometd/*}) with
+ * async support on.
  *
  * <p>The {@link BayeuxServer} is the one given to the constructor; otherwise the one found in the servlet context
  * attribute {@link #BAYEUX_SERVER_ATTRIBUTE} (put there by the application, typically from a
@@ -29,13 +34,20 @@ import org.slf4j.LoggerFactory;
  * Init-parameters on a servlet that serves an application's server fail start-up: they could not apply.
  *
  * <p>The container calls {@link #service} on its threads; it never blocks: reads and writes are non-blocking and a
- * held {@code /meta/connect} keeps no thread. The Servlet API gives no control over the connection's idle timeout;
+ * held {@code /meta/connect} keeps no thread. One timer thread of the servlet's own ({@code weft-servlet-timer})
+ * writes streams' and held responses' heartbeats and bounds how long a write may stall ({@link #STALL_MILLIS}). The Servlet API gives no control over the connection's idle timeout;
  * Jetty ignores it while a request is suspended, other containers may not: there, keep {@link ServerOptions#timeout()}
  * below their connection timeout (see the module README).
  */
 public final class LongPollingServlet extends HttpServlet {
     /** The servlet context attribute that holds the {@link BayeuxServer}: the interface's class name. */
     public static final String BAYEUX_SERVER_ATTRIBUTE = BayeuxServer.class.getName();
+
+    /**
+     * How long a response write may wait for the client to take it before the response is given up (a stream is
+     * closed; its session keeps its queue): 30 s, Jetty's default idle timeout, which bounds the same on its handler.
+     */
+    public static final long STALL_MILLIS = 30_000;
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(LongPollingServlet.class);
@@ -46,6 +58,11 @@ public final class LongPollingServlet extends HttpServlet {
     private transient ParkedConnectionWatch watch;
     private transient long bodyMillis = PollingTransport.BODY_MILLIS;
     private transient long graceMillis = PollingTransport.IDLE_GRACE_MILLIS;
+    private transient long stallMillis = STALL_MILLIS;
+    private transient ScheduledExecutorService timer;
+    /** The timer's threads (one, or another if a task killed it), joined when the servlet is destroyed. */
+    private final transient Queue<Thread> timerThreads = new ConcurrentLinkedQueue<>();
+    private transient HeldResponseHeartbeats heartbeats;
 
     /** For web.xml and annotations: the server is found in, or published to, the servlet context. */
     public LongPollingServlet() {
@@ -58,9 +75,15 @@ public final class LongPollingServlet extends HttpServlet {
 
     /** With the exchange's deadlines shortened, for tests; see {@link PollingTransport}. */
     LongPollingServlet(BayeuxServer server, long bodyMillis, long graceMillis) {
+        this(server, bodyMillis, graceMillis, STALL_MILLIS);
+    }
+
+    /** As above, with the stalled-write bound shortened too. */
+    LongPollingServlet(BayeuxServer server, long bodyMillis, long graceMillis, long stallMillis) {
         this(server);
         this.bodyMillis = bodyMillis;
         this.graceMillis = graceMillis;
+        this.stallMillis = stallMillis;
     }
 
     @Override
@@ -89,13 +112,22 @@ public final class LongPollingServlet extends HttpServlet {
                     + ") but serves a BayeuxServer the application created: set its options where it is created"
                     + " (ServletOptions.of(context) reads the weft.* context-params)");
         }
-        transport = new PollingTransport(Engine.of(server), bodyMillis, graceMillis, false);
+        transport = new PollingTransport(Engine.of(server), bodyMillis, graceMillis, true);
         try {
             watch = new ParkedConnectionWatch();
         } catch (LinkageError x) {
-            LOG.debug("no Jetty classes: a client that closes its connection is noticed when the container says so");
+            LOG.debug("no Jetty classes: a client that closes its held request's connection is noticed by heartbeats");
             watch = null;
         }
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "weft-servlet-timer");
+            thread.setDaemon(true);
+            timerThreads.add(thread);
+            return thread;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        timer = executor;
+        heartbeats = new HeldResponseHeartbeats(timer);
     }
 
     /** The server this servlet serves; null before {@link #init()}. */
@@ -105,16 +137,33 @@ public final class LongPollingServlet extends HttpServlet {
 
     @Override
     public void destroy() {
+        if (timer != null) {
+            timer.shutdownNow();
+            try {
+                // Gone before the container looks for threads the application left behind.
+                for (Thread thread : timerThreads) {
+                    thread.join(2_000);
+                    if (thread.isAlive()) {
+                        LOG.warn("{}: the timer thread did not stop within 2 s", getServletName());
+                    }
+                }
+            } catch (InterruptedException x) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (owned) {
             getServletContext().removeAttribute(BAYEUX_SERVER_ATTRIBUTE);
             server.close();
         }
     }
 
-    /** As {@code LongPollingHandler.waitingRequests()}, when on Jetty; for tests and benchmarks. */
+    /**
+     * As {@code LongPollingHandler.waitingRequests()}: on Jetty the watched connections, elsewhere the held responses
+     * given heartbeats; for tests and benchmarks.
+     */
     int waitingRequests() {
         ParkedConnectionWatch jetty = watch;
-        return jetty == null ? 0 : jetty.size();
+        return (jetty == null ? 0 : jetty.size()) + heartbeats.size();
     }
 
     /** On Jetty, what watches this request's connection for a client that closes it; null elsewhere. */
@@ -144,6 +193,7 @@ public final class LongPollingServlet extends HttpServlet {
         // within its own timeout; this bounds what it never gets to (a body that trickles in, a response the client
         // does not read), which ServletExchange then answers itself (408) rather than leaving it to the container.
         async.setTimeout(transport.exchangeDeadlineMillis());
-        transport.handle(new ServletExchange(request, response, async, watcher(request)));
+        transport.handle(new ServletExchange(request, response, async, watcher(request), timer, stallMillis,
+                heartbeats));
     }
 }

@@ -1,6 +1,8 @@
 package io.weft.transport.longpoll;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.Await;
@@ -9,6 +11,7 @@ import io.weft.server.testing.ScriptedClient;
 import io.weft.transport.longpoll.PollingServer.Mount;
 import io.weft.transport.longpoll.testing.Browser;
 import io.weft.transport.longpoll.testing.HttpWire;
+import io.weft.transport.longpoll.testing.Reply;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +50,25 @@ class CallbackPollingTest {
     @EnumSource(Mount.class)
     void jsonpFormPostRoundTripDeliversOnConnectReplies(Mount mount) throws Exception {
         roundTrip(mount, true);
+    }
+
+    /**
+     * U+2028 and U+2029 are legal in JSON strings but end a line in the script engines of older browsers, where a
+     * string literal may not span lines: a JSONP answer carrying one raw would fail to run.
+     */
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void lineAndParagraphSeparatorsAreEscapedInJsonpAnswers(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.defaults());
+        Browser browser = new Browser(HTTP.client(), server.uri());
+        String id = "a\u2028b\u2029c";
+        Reply reply = browser.send(browser.jsonp("cb", "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+                + "\"supportedConnectionTypes\":[\"callback-polling\"],\"id\":\"" + id + "\"}]"));
+        assertEquals(200, reply.status(), reply.body());
+        assertFalse(reply.body().contains("\u2028") || reply.body().contains("\u2029"), "raw separators: " + reply.body());
+        assertTrue(reply.body().contains("\\u2028") && reply.body().contains("\\u2029"), reply.body());
+        String json = reply.body().substring("cb(".length(), reply.body().length() - 1);
+        assertEquals(id, Json.array(json).get(0).get("id"), "the JSON still reads as what was sent");
     }
 
     private void roundTrip(Mount mount, boolean form) throws Exception {

@@ -18,19 +18,23 @@ import io.weft.transport.longpoll.testing.SseStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The {@code eventsource} stream on the Jetty handler, and its bounds: what the stream carries and what its POSTs
- * answer, heartbeats, one stream per session, streams no session answers, the session's end, {@code Last-Event-ID}
- * under the ack extension, and a client that never reads its stream.
+ * The {@code eventsource} stream on both mounts (the Jetty handler, the Servlet in Jetty's servlet context), and its
+ * bounds: what the stream carries and what its POSTs answer, Faye's form of its URL, heartbeats, one stream per
+ * session, streams no session answers, the session's end, {@code Last-Event-ID} under the ack extension, and a client
+ * that never reads its stream. TomcatTest runs the Servlet's stream in Tomcat.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class EventSourceTest {
@@ -53,9 +57,10 @@ class EventSourceTest {
         server.bayeux().createChannelIfAbsent(channel).publish(null, data);
     }
 
-    @Test
-    void streamCarriesConnectRepliesAndDeliveriesWhileItsPostsAnswerWithoutThem() throws Exception {
-        server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void streamCarriesConnectRepliesAndDeliveriesWhileItsPostsAnswerWithoutThem(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.defaults());
         try (StreamPage page = page().handshake(null).open(null)) {
             assertEquals(200, page.stream.status());
             assertTrue(page.stream.contentType().startsWith("text/event-stream"), page.stream.contentType());
@@ -79,9 +84,48 @@ class EventSourceTest {
         }
     }
 
-    @Test
-    void heartbeatCommentsKeepAnIdleStreamWritten() throws Exception {
-        server = PollingServer.start(Mount.HANDLER, ServerOptions.builder().eventSourceHeartbeat(200).build(), 1000);
+    /** Faye's {@code EventSource} asks for {@code <endpoint>/<clientId>}, and posts its uplink to the endpoint. */
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void fayesFormOfTheStreamUrlOpensTheSameStream(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.defaults());
+        try (StreamPage page = page().handshake(null).openAsFaye()) {
+            assertEquals(200, page.stream.status());
+            assertTrue(page.stream.contentType().startsWith("text/event-stream"), page.stream.contentType());
+            assertEquals("[]", page.connect("advice", Map.of("timeout", 0)).body());
+            assertEquals(true, page.take("/meta/connect", "the connect's reply, on the stream").get("successful"));
+            page.post(page.message("/meta/subscribe", "subscription", "/news"));
+            page.connect();
+            Await.until(Duration.ofSeconds(5), () -> server.bayeux().getStats().heldConnects(), n -> n == 1,
+                    "the connect is held on the stream");
+            publish("/news", "to faye");
+            assertEquals("to faye", page.take("/news", "the delivery, pushed on the stream").get("data"));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void fayesFormForNoSessionGetsA402AndAPathThatIsNoClientIdA400(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.defaults());
+        try (StreamPage page = page()) {
+            page.clientId = "noSuchSession";
+            page.openAsFaye();
+            Map<String, Object> reply = page.take("/meta/connect", "the 402");
+            assertEquals("402::session_unknown", reply.get("error"), reply.toString());
+            page.stream.ended().get(5, TimeUnit.SECONDS);
+
+            for (String path : List.of("/a/b", "/a%20b", "/")) {
+                Reply refused = page.browser.send(page.browser.prepare(HTTP.client()
+                        .newRequest(URI.create(server.uri() + path)).method("GET")));
+                assertEquals(400, refused.status(), path + ": " + refused.body());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void heartbeatCommentsKeepAnIdleStreamWritten(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.builder().eventSourceHeartbeat(200).build(), 1000);
         try (StreamPage page = page().handshake(null).open(null)) {
             page.connect("advice", Map.of("timeout", 0));
             page.take("/meta/connect", "the first reply");
@@ -92,9 +136,10 @@ class EventSourceTest {
         }
     }
 
-    @Test
-    void streamNoSessionAnswersGetsA402ConnectReplyAndEnds() throws Exception {
-        server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void streamNoSessionAnswersGetsA402ConnectReplyAndEnds(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.defaults());
         try (StreamPage page = page()) {
             page.clientId = "no-such-session";
             page.open(null);
@@ -105,9 +150,10 @@ class EventSourceTest {
         }
     }
 
-    @Test
-    void streamFromAnotherBrowserIsRefusedAndTheOwnersStreamGoesOn() throws Exception {
-        server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void streamFromAnotherBrowserIsRefusedAndTheOwnersStreamGoesOn(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.defaults());
         try (StreamPage owner = page().handshake(null).open(null); StreamPage thief = page()) {
             owner.post(owner.message("/meta/subscribe", "subscription", "/private"));
             owner.connect("advice", Map.of("timeout", 0));
@@ -126,9 +172,10 @@ class EventSourceTest {
         }
     }
 
-    @Test
-    void aNewerStreamReplacesTheOlderWhichIsClosedWithItsReason() throws Exception {
-        server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void aNewerStreamReplacesTheOlderWhichIsClosedWithItsReason(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.defaults());
         try (StreamPage page = page().handshake(null).open(null)) {
             page.post(page.message("/meta/subscribe", "subscription", "/news"));
             SseStream older = page.stream;
@@ -143,9 +190,10 @@ class EventSourceTest {
         }
     }
 
-    @Test
-    void theSessionsEndEndsItsStream() throws Exception {
-        server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void theSessionsEndEndsItsStream(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.defaults());
         try (StreamPage page = page().handshake(null).open(null)) {
             page.connect("advice", Map.of("timeout", 0));
             page.take("/meta/connect", "the first reply");
@@ -161,9 +209,10 @@ class EventSourceTest {
         }
     }
 
-    @Test
-    void lastEventIdAcknowledgesAndWhatCameAfterIsSentAgain() throws Exception {
-        server = PollingServer.start(Mount.HANDLER, ServerOptions.defaults());
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void lastEventIdAcknowledgesAndWhatCameAfterIsSentAgain(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.defaults());
         server.bayeux().addExtension(new AcknowledgedMessagesExtension());
         try (StreamPage page = page().handshake(Map.of("ack", true)).open(null)) {
             page.post(page.message("/meta/subscribe", "subscription", "/orders"));
@@ -186,9 +235,10 @@ class EventSourceTest {
         }
     }
 
-    @Test
-    void clientThatNeverReadsItsStreamHoldsABoundedQueueAndIsClosed() throws Exception {
-        server = PollingServer.start(Mount.HANDLER, ServerOptions.builder().maxQueue(50).build(), 1000);
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void clientThatNeverReadsItsStreamHoldsABoundedQueueAndIsClosed(Mount mount) throws Exception {
+        server = PollingServer.start(mount, ServerOptions.builder().maxQueue(50).build(), 1000);
         StreamPage page = page().handshake(null);
         String head = "GET " + server.uri().getRawPath() + "?clientId=" + page.clientId + " HTTP/1.1\r\n"
                 + "Host: " + server.uri().getHost() + ":" + server.uri().getPort() + "\r\n"
@@ -215,16 +265,6 @@ class EventSourceTest {
             assertTrue(session.getDroppedMessages() > 0, "what did not fit was dropped and counted");
             // 50 messages of 16 KB are past maxQueueBytes (512 KiB): the bytes bind first.
             assertTrue(server.bayeux().getRefusals().getOrDefault(Limit.QUEUE_BYTES, 0L) > 0);
-        }
-    }
-
-    @Test
-    void servletMountDoesNotServeStreams() throws Exception {
-        server = PollingServer.start(Mount.SERVLET, ServerOptions.defaults());
-        try (StreamPage page = page().handshake(null)) {
-            SseStream stream = SseStream.open(HTTP.client(), server.uri(), page.clientId, page.cookieHeader(), null,
-                    page.inbox::add);
-            assertEquals(400, stream.status());
         }
     }
 }

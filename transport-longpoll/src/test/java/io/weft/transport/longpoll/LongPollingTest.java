@@ -81,9 +81,8 @@ class LongPollingTest {
         assertTrue(handshake.contentType().startsWith("application/json"), handshake.contentType());
         Map<String, Object> reply = handshake.message();
         assertEquals(true, reply.get("successful"), handshake.body());
-        // eventsource where the mount streams responses (the Jetty handler), and only there
-        assertEquals(mount == Mount.HANDLER ? List.of("long-polling", "callback-polling", "eventsource")
-                : List.of("long-polling", "callback-polling"), reply.get("supportedConnectionTypes"));
+        // eventsource too: both mounts stream it (EventSourceTest)
+        assertEquals(List.of("long-polling", "callback-polling", "eventsource"), reply.get("supportedConnectionTypes"));
         client.resume((String) reply.get("clientId"));
         assertNotNull(client.clientId());
         assertNotNull(browser(client).cookie(), "the handshake sets the browser cookie");

@@ -54,6 +54,12 @@ final class StreamPage implements AutoCloseable {
         return this;
     }
 
+    /** Opens the session's stream at {@code <endpoint>/<clientId>}, as the Faye client asks for it. */
+    StreamPage openAsFaye() {
+        stream = SseStream.openAt(http, URI.create(uri + "/" + clientId), cookieHeader(), null, inbox::add);
+        return this;
+    }
+
     String cookieHeader() {
         return Browser.COOKIE + "=" + browser.cookie();
     }

@@ -97,7 +97,7 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
         return question < 0 ? null : uri.substring(question + 1);
     }
 
-    // HttpExchange (issue 28 item 4 adds it to the interface)
+    @Override
     public String pathInMount() {
         return pathInMount;
     }
@@ -237,7 +237,7 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
         onLoop(() -> waitsLong = true);
     }
 
-    // HttpExchange (issue 28 item 6 adds it to the interface)
+    @Override
     public void streaming() {
         onLoop(() -> waitsLong = true);
     }

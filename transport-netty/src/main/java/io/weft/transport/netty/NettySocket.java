@@ -11,12 +11,10 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.SingleThreadEventLoop;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
@@ -83,8 +81,8 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
 
     /**
      * Takes an upgrade request below the mount (the router has stopped reading): refuses a foreign origin with 403,
-     * sets the browser cookie on the 101 when the request had none, and swaps the HTTP handlers for the websocket
-     * codec and a socket once the 101 is written.
+     * reads the browser cookie, and swaps the HTTP handlers for the websocket codec and a socket once the 101 is
+     * written.
      */
     static void upgrade(ChannelHandlerContext ctx, HttpRequest request, Mount mount) {
         Channel channel = ctx.channel();
@@ -111,14 +109,13 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
-        HttpHeaders extra = new DefaultHttpHeaders();
+        // The browser cookie is read, never set on a 101 (see WebSockets.accept).
         BayeuxSocket socket = mount.webSockets.accept(request.headers().getAll(HttpHeaderNames.COOKIE),
-                mount.secure(), header -> extra.add(HttpHeaderNames.SET_COOKIE, header),
                 Requests.snapshot(request, channel, mount.secure(), HANDSHAKE));
         NettySocket handler = new NettySocket(socket, max);
         FullHttpRequest whole = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
                 Unpooled.EMPTY_BUFFER, request.headers(), EmptyHttpHeaders.INSTANCE);
-        handshaker.handshake(channel, whole, extra, channel.newPromise()).addListener(done -> {
+        handshaker.handshake(channel, whole, null, channel.newPromise()).addListener(done -> {
             if (!done.isSuccess()) {
                 LOG.debug("websocket handshake with {} failed: {}", channel.remoteAddress(), done.cause().toString());
                 channel.close();

@@ -38,9 +38,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What the Jakarta API leaves out is done here, before the upgrade, with the Servlet API: the origin check (a page
  * from another site must not open sockets with this browser's cookie, the rule CORS applies to long-polling), the
- * browser cookie (read from the request, and set on the response when missing: the 101 carries the servlet response's
- * headers on Jetty and Tomcat alike), and the copy of what the request carried for the security policy
- * ({@link ClientRequest}). The upgrade itself goes through {@link ServerContainer#upgradeHttpToWebSocket} with a
+ * browser cookie (read from the request; never set on the 101: see {@link WebSocketTransport#accept}), and the copy of
+ * what the request carried for the security policy ({@link ClientRequest}). The upgrade itself goes through {@link ServerContainer#upgradeHttpToWebSocket} with a
  * configuration made for this one request, whose configurator hands the container the endpoint already made: no
  * endpoint class is registered with the container, so nothing else can reach it.
  */
@@ -124,8 +123,7 @@ final class UpgradeFilter implements Filter {
             response.sendError(HttpServletResponse.SC_FORBIDDEN, "origin not allowed");
             return;
         }
-        BayeuxSocket socket = transport.accept(Collections.list(request.getHeaders("Cookie")), request.isSecure(),
-                header -> response.addHeader("Set-Cookie", header), snapshot(request));
+        BayeuxSocket socket = transport.accept(Collections.list(request.getHeaders("Cookie")), snapshot(request));
         WebSocketEndpoint endpoint = new WebSocketEndpoint(socket, transport);
         ServerEndpointConfig config = ServerEndpointConfig.Builder.create(WebSocketEndpoint.class, path)
                 .configurator(new Admit(endpoint, options.webSocketDeflate())).build();

@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * every other request goes to the handler set with {@link #setHandler} (long-polling on the same path, usually).
  *
  * <p>Before an upgrade is accepted: the origin check (a page from another site must not open sockets with this
- * browser's cookie: the rule CORS applies to long-polling), the browser cookie (read from the request, and set on the
- * 101 when missing), and the copy of what the request carried for the security policy.
+ * browser's cookie: the rule CORS applies to long-polling), the browser cookie (read from the request; never set on the
+ * 101: see {@link WebSocketTransport#accept}), and the copy of what the request carried for the security policy.
  */
 public final class WebSocketHandler extends WebSocketUpgradeHandler {
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketHandler.class);
@@ -77,9 +77,7 @@ public final class WebSocketHandler extends WebSocketUpgradeHandler {
         if (!options.webSocketDeflate()) {
             response.setExtensions(withoutDeflate(response.getExtensions()));
         }
-        BayeuxSocket socket = transport.accept(request.getHeaders().getValuesList(HttpHeader.COOKIE),
-                request.isSecure(), header -> response.getHeaders().add(HttpHeader.SET_COOKIE, header),
-                snapshot(request));
+        BayeuxSocket socket = transport.accept(request.getHeaders().getValuesList(HttpHeader.COOKIE), snapshot(request));
         JettyFrameHandler handler = new JettyFrameHandler(socket, options.maxMessageSize());
         opened.accept(handler);
         return handler;

@@ -2,14 +2,19 @@ package io.weft.transport.websocket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.server.api.ClientRequest;
 import io.weft.server.testing.ScriptedClient;
+import io.weft.transport.longpoll.testing.Browser;
 import io.weft.transport.longpoll.testing.HttpWire;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.websocket.client.WebSocketClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,8 +22,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The browser cookie on WebSocket upgrades: set when missing, a session bound to the cookie its client presents, and
- * clients that never send cookies still resuming by clientId (the rule is in the module README).
+ * The browser cookie on WebSocket upgrades: read, never set; a session bound to the cookie its client presents;
+ * clients that never send cookies still resuming by clientId; and the first-visit race, a socket opened without a
+ * cookie while the browser handshakes over HTTP (the rules are in the module README and docs/protocol.md).
  */
 @Timeout(30)
 class BrowserBindingTest {
@@ -40,26 +46,16 @@ class BrowserBindingTest {
         return RawSocket.connect(clients.webSocket(), server.wsUri(), cookie);
     }
 
-    private static String cookieValue(List<String> setCookies) {
-        assertEquals(1, setCookies.size(), setCookies.toString());
-        String header = setCookies.get(0);
-        return header.substring("BAYEUX_BROWSER=".length(), header.indexOf(';'));
-    }
-
+    /**
+     * A socket's cookies are fixed when it opens, so a cookie on its 101 could serve only the browser's other
+     * requests; and an upgrade without one may race the browser's HTTP handshake, whose reply sets the browser's
+     * cookie, which a cookie on the 101 would then replace.
+     */
     @Test
-    void upgradeWithoutTheCookieGetsOneSet() throws Exception {
-        try (RawSocket socket = socket(null)) {
-            List<String> setCookies = socket.setCookies();
-            assertEquals(1, setCookies.size(), setCookies.toString());
-            String header = setCookies.get(0);
-            assertTrue(header.matches("BAYEUX_BROWSER=[A-Za-z0-9_-]{24}; Path=/; HttpOnly; SameSite=Lax"), header);
-        }
-    }
-
-    @Test
-    void upgradeWithTheCookieGetsNoNewOne() throws Exception {
-        try (RawSocket socket = socket("BAYEUX_BROWSER=mine")) {
-            assertEquals(List.of(), socket.setCookies());
+    void anUpgradeNeverSetsTheBrowserCookie() throws Exception {
+        try (RawSocket without = socket(null); RawSocket with = socket("BAYEUX_BROWSER=mine")) {
+            assertEquals(List.of(), without.setCookies());
+            assertEquals(List.of(), with.setCookies());
         }
     }
 
@@ -102,14 +98,14 @@ class BrowserBindingTest {
     }
 
     @Test
-    void sessionIsBoundToTheBrowserOnceItPresentsTheCookieItWasGiven() throws Exception {
+    void sessionIsBoundToTheBrowserOnceItPresentsACookie() throws Exception {
         String clientId;
-        String cookie;
+        // The cookie the browser got meanwhile from an HTTP reply (a websocket's 101 sets none).
+        String cookie = "BAYEUX_BROWSER=fromHttp";
         try (ScriptedClient firstVisit = new ScriptedClient(socket(null))) {
             firstVisit.handshake();
             firstVisit.connect();
             clientId = firstVisit.clientId();
-            cookie = "BAYEUX_BROWSER=" + cookieValue(((RawSocket) firstVisit.wire()).setCookies());
         }
         try (ScriptedClient reload = new ScriptedClient(socket(cookie)).resume(clientId)) {
             assertEquals(true, reload.connect().get("successful"));
@@ -163,25 +159,48 @@ class BrowserBindingTest {
     }
 
     /**
-     * The Faye client's order: it opens its socket before it handshakes over HTTP, so the upgrade carries no cookie and
-     * the handshake carries the one the upgrade response set. The socket is entitled to the id it set; another
-     * cookieless socket is not.
+     * The first-visit race, as the Faye client runs it: the socket opens without a cookie while the handshake goes
+     * over HTTP without one; the handshake's reply gives the browser its cookie and its next HTTP request binds the
+     * session to it; then the socket acts for the session. It is admitted (before, the 101 had set another cookie
+     * that replaced the HTTP one in the browser, and the socket was refused 402); the browser's cookie still reaches
+     * the session over HTTP; a second cookieless socket is refused.
      */
     @Test
-    void aSocketMayActForTheSessionBoundToTheCookieItsOwnUpgradeSet() throws Exception {
+    void theSocketOfABrowsersFirstVisitActsForTheSessionItsHttpHandshakeMade() throws Exception {
         try (RawSocket socketFirst = socket(null);
                 ScriptedClient stranger = new ScriptedClient(socket(null))) {
-            String cookie = "BAYEUX_BROWSER=" + cookieValue(socketFirst.setCookies());
-            String clientId;
-            try (ScriptedClient polling = new ScriptedClient(new HttpWire(clients.http(), server.httpUri(), cookie, false))) {
-                polling.handshake();
-                clientId = polling.clientId();
-            }
+            Browser browser = new Browser(clients.http(), server.httpUri());
+            ScriptedClient polling = HttpWire.client(browser);
+            polling.handshake();
+            String clientId = polling.clientId();
+            assertNotNull(browser.cookie(), "the handshake's reply gives the browser its cookie");
+            assertEquals(true, polling.connectNow().get(0).get("successful"), "its next request binds the session");
+
             ScriptedClient onSocket = new ScriptedClient(socketFirst).resume(clientId);
-            Map<String, Object> connected = onSocket.connect();
-            assertEquals(true, connected.get("successful"), connected.toString());
-            assertEquals(true, onSocket.subscribe("/faye/order").get("successful"));
+            Map<String, Object> subscribed = onSocket.subscribe("/faye/order");
+            assertEquals(true, subscribed.get("successful"), subscribed.toString());
+            assertEquals(true, onSocket.connect().get("successful"));
             assertEquals("402::session_unknown", stranger.resume(clientId).connect().get("error"));
+            assertEquals(true, polling.publish("/faye/order", "over http, with the browser's cookie")
+                    .get("successful"));
+            onSocket.awaitDelivery("/faye/order", "over http, with the browser's cookie");
+        }
+    }
+
+    /** The race admits a socket from the handshake's own address only. */
+    @Test
+    void aCookielessSocketFromAnotherAddressIsRefusedEvenInTheRace() throws Exception {
+        HttpClient elsewhere = new HttpClient();
+        elsewhere.setBindAddress(new InetSocketAddress("127.0.0.2", 0));
+        WebSocketClient sockets = new WebSocketClient(elsewhere);
+        sockets.start();
+        try (ScriptedClient fromElsewhere = new ScriptedClient(RawSocket.connect(sockets, server.wsUri(), null))) {
+            ScriptedClient polling = HttpWire.client(new Browser(clients.http(), server.httpUri()));
+            polling.handshake();
+            polling.connectNow();
+            assertEquals("402::session_unknown", fromElsewhere.resume(polling.clientId()).connect().get("error"));
+        } finally {
+            sockets.stop();
         }
     }
 

@@ -63,9 +63,9 @@ enum Container {
     /** A server with {@code options}, started on 127.0.0.1 and a free port. */
     abstract BayeuxHost start(ServerOptions options) throws Exception;
 
-    /** Whether this container's mount serves {@code transport}: eventsource needs a mount that streams. */
+    /** Whether this container's mount serves {@code transport}: all serve every transport (the Servlet streams too). */
     boolean serves(TransportKind transport) {
-        return transport != TransportKind.EVENTSOURCE || this == JETTY || this == NETTY;
+        return true;
     }
 
     /** Every container with every transport in {@code transports} it serves, as arguments of a parameterized test. */

@@ -24,10 +24,11 @@ final class EmbeddedServer implements BayeuxHost {
     private final WebSocketHandler upgrades;
     private final List<JettyFrameHandler> accepted = new CopyOnWriteArrayList<>();
 
-    private EmbeddedServer(ServerOptions options, Consumer<ServerConnector> tune) throws Exception {
+    /** @param selectors the connector's selector threads, or -1 for Jetty's default (by the number of cores) */
+    private EmbeddedServer(ServerOptions options, Consumer<ServerConnector> tune, int selectors) throws Exception {
         bayeux = BayeuxServer.create(options);
         jetty = new Server();
-        ServerConnector connector = new ServerConnector(jetty);
+        ServerConnector connector = selectors < 0 ? new ServerConnector(jetty) : new ServerConnector(jetty, 1, selectors);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         jetty.addConnector(connector);
@@ -38,12 +39,17 @@ final class EmbeddedServer implements BayeuxHost {
     }
 
     static EmbeddedServer start(ServerOptions options) throws Exception {
-        return new EmbeddedServer(options, connector -> { });
+        return new EmbeddedServer(options, connector -> { }, -1);
     }
 
     /** A server whose connector {@code tune} may change, once added, before it starts (socket buffer sizes, say). */
     static EmbeddedServer start(ServerOptions options, Consumer<ServerConnector> tune) throws Exception {
-        return new EmbeddedServer(options, tune);
+        return new EmbeddedServer(options, tune, -1);
+    }
+
+    /** As above, with {@code selectors} selector threads: one puts every connection on the same selector. */
+    static EmbeddedServer start(ServerOptions options, Consumer<ServerConnector> tune, int selectors) throws Exception {
+        return new EmbeddedServer(options, tune, selectors);
     }
 
     static EmbeddedServer start() throws Exception {

@@ -39,7 +39,7 @@ class EndpointTest {
         RequestSnapshot upgrade = RequestSnapshot.builder()
                 .remoteAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 4242)).build();
         WebSockets transport = WebSockets.of(bayeux);
-        endpoint = new WebSocketEndpoint(transport.accept(List.of(), false, header -> { }, upgrade), transport);
+        endpoint = new WebSocketEndpoint(transport.accept(List.of(), upgrade), transport);
         endpoint.onOpen(socket.session(), socket.config());
     }
 
@@ -56,7 +56,7 @@ class EndpointTest {
     void endpointKnowsItsPeersAddressFromTheUpgrade() {
         assertEquals(InetAddress.getLoopbackAddress(), endpoint.socket().remoteAddress());
         assertTrue(endpoint.toString().endsWith(":4242]]"), endpoint.toString());
-        assertNull(WebSockets.of(bayeux).accept(List.of(), false, header -> { }, null).remoteAddress(),
+        assertNull(WebSockets.of(bayeux).accept(List.of(), null).remoteAddress(),
                 "none without an upgrade request");
     }
 

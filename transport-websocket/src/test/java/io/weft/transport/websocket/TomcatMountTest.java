@@ -29,6 +29,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.tomcat.util.descriptor.web.FilterDef;
 import org.apache.tomcat.util.descriptor.web.FilterMap;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.client.ClientUpgradeRequest;
 import org.junit.jupiter.api.AfterEach;
@@ -39,7 +41,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What the Jakarta mount does before and around the upgrade, in a real Tomcat 11 (the behaviour suite covers the
- * conversation): the application's login filter first, the browser cookie set on the 101, the origin check, the
+ * conversation): the application's login filter first, the browser cookie (from HTTP, never the 101), the origin check, the
  * upgrade request's copy for the security policy (the logged-in user an authorizer refuses by name), and the bounds
  * Tomcat enforces for Weft (over {@code maxMessageSize}: 1009, counted).
  */
@@ -123,17 +125,23 @@ class TomcatMountTest {
         assertEquals(403, OriginTest.refusedWith(refused), "the login filter answered the upgrade before Weft");
     }
 
+    /** The 101 never sets the browser cookie (BrowserBindingTest says why); the HTTP handshake's reply does. */
     @Test
-    void anUpgradeWithoutTheBrowserCookieGetsOneOnThe101() throws Exception {
+    void theBrowserCookieComesWithTheHttpHandshakeNeverWithThe101() throws Exception {
         try (RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri())) {
-            List<String> cookies = socket.setCookies();
-            assertEquals(1, cookies.size(), cookies.toString());
-            assertTrue(cookies.get(0).startsWith("BAYEUX_BROWSER="), cookies.get(0));
-            assertTrue(cookies.get(0).contains("HttpOnly"), cookies.get(0));
+            assertEquals(List.of(), socket.setCookies(), "a browser without one gets none from a socket");
         }
         try (RawSocket socket = RawSocket.connect(clients.webSocket(), server.wsUri(), "BAYEUX_BROWSER=known")) {
             assertEquals(List.of(), socket.setCookies(), "a browser that has one keeps it");
         }
+        ContentResponse handshake = clients.http().newRequest(server.httpUri()).method("POST")
+                .body(new StringRequestContent("application/json", "[{\"channel\":\"/meta/handshake\","
+                        + "\"version\":\"1.0\",\"supportedConnectionTypes\":[\"long-polling\"]}]"))
+                .send();
+        List<String> cookies = handshake.getHeaders().getValuesList("Set-Cookie");
+        assertEquals(1, cookies.size(), cookies.toString());
+        assertTrue(cookies.get(0).startsWith("BAYEUX_BROWSER="), cookies.get(0));
+        assertTrue(cookies.get(0).contains("HttpOnly"), cookies.get(0));
     }
 
     @Test

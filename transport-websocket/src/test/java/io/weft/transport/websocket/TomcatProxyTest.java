@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.catalina.valves.RemoteIpValve;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.websocket.client.ClientUpgradeRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,8 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Behind a TLS-terminating proxy, in Tomcat: where the deployment trusts the proxy (Tomcat's {@link RemoteIpValve}),
- * the origin check, the cookie's {@code Secure} flag and the client's address use the forwarded values; where it does
- * not, forwarded headers change nothing.
+ * the origin check, the cookie's {@code Secure} flag (on the HTTP handshake's reply: a 101 sets none) and the client's
+ * address use the forwarded values; where it does not, forwarded headers change nothing.
  */
 @Timeout(30)
 class TomcatProxyTest {
@@ -54,10 +56,17 @@ class TomcatProxyTest {
             proxy.setHostHeader("X-Forwarded-Host");
             context.getPipeline().addValve(proxy);
         });
+        ContentResponse handshake = clients.http().newRequest(server.httpUri()).method("POST")
+                .headers(headers -> headers.put("Origin", "https://chat.example.com")
+                        .put("X-Forwarded-Proto", "https").put("X-Forwarded-Host", "chat.example.com")
+                        .put("X-Forwarded-For", "203.0.113.7"))
+                .body(new StringRequestContent("application/json", "[{\"channel\":\"/meta/handshake\","
+                        + "\"version\":\"1.0\",\"supportedConnectionTypes\":[\"long-polling\"]}]"))
+                .send();
+        List<String> cookies = handshake.getHeaders().getValuesList("Set-Cookie");
+        assertEquals(1, cookies.size(), cookies + " " + handshake.getContentAsString());
+        assertTrue(cookies.get(0).contains("Secure"), "the browser reached the proxy over HTTPS: " + cookies);
         try (ScriptedClient client = new ScriptedClient(throughProxy())) {
-            List<String> cookies = ((RawSocket) client.wire()).setCookies();
-            assertEquals(1, cookies.size(), cookies.toString());
-            assertTrue(cookies.get(0).contains("Secure"), "the browser reached the proxy over HTTPS: " + cookies);
             client.handshake();
             ClientRequest upgrade = server.bayeux().getSession(client.clientId()).getRequest();
             assertEquals("203.0.113.7", upgrade.getRemoteAddress().getAddress().getHostAddress());

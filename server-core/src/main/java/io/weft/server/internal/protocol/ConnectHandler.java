@@ -1,6 +1,7 @@
 package io.weft.server.internal.protocol;
 
 import io.weft.bayeux.BayeuxError;
+import io.weft.bayeux.JsonNumbers;
 import io.weft.bayeux.Message;
 import io.weft.bayeux.Promise;
 import io.weft.bayeux.internal.MessageImpl;
@@ -80,7 +81,7 @@ final class ConnectHandler implements MetaHandler {
     private static long holdMillis(Message request, long timeout) {
         Map<String, Object> advice = request.getAdvice();
         if (advice != null && advice.get(Advice.TIMEOUT) instanceof Number asked) {
-            return Math.max(0, Math.min(asked.longValue(), timeout));
+            return Math.max(0, Math.min(JsonNumbers.toLong(asked), timeout));
         }
         return timeout;
     }

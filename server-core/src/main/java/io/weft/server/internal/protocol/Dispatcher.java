@@ -58,8 +58,7 @@ final class Dispatcher {
             return;
         }
         SessionImpl session = isHandshake ? null
-                : sessions.lookup(message.getClientId(), run.connection().browserId(),
-                        run.connection().issuedBrowserId());
+                : sessions.lookup(message.getClientId(), run.connection());
         if (!isHandshake && session == null) {
             run.reply(unknownSession(message));
             done.succeed(null);

@@ -63,7 +63,7 @@ public final class EngineImpl implements Engine {
     @Override
     public Inbound openStream(Connection connection, String clientId, String lastEventId) {
         PushEndpoint stream = new PushEndpoint(this, connection, false);
-        SessionImpl session = clientId == null ? null : sessions.lookup(clientId, connection.browserId(), null);
+        SessionImpl session = clientId == null ? null : sessions.lookup(clientId, connection);
         if (session == null) {
             refuseStream(stream, connection, clientId);
             return stream;

@@ -9,6 +9,7 @@ import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.internal.util.LazyList;
+import io.weft.server.spi.Connection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * created on first use, so an idle session stays small.
  */
 public final class SessionImpl implements ServerSession {
+    /**
+     * How long after its handshake a session of a first visit admits a socket that presented no cookie, the first
+     * such one from its address (see {@link #admitsRacingConnection}).
+     */
+    public static final long FIRST_VISIT_RACE_MILLIS = 10_000;
+
     private final String id;
     private final SessionRegistry registry;
     private final boolean local;
@@ -39,6 +46,10 @@ public final class SessionImpl implements ServerSession {
     /** Whether this session holds places in the registry's counts, to give back once when it ends. */
     final AtomicBoolean counted = new AtomicBoolean();
     private String browserId;
+    /** When the handshake created this session ({@link io.weft.server.api.Scheduler#now()}). */
+    private final long createdMillis;
+    /** The connection the first-visit race admitted, if one did; guarded by this. */
+    private Connection racer;
     private Set<Subscription> subscriptions;
     private volatile Map<String, Object> attributes;
     private final LazyList<Extension> extensions = new LazyList<>();
@@ -59,6 +70,7 @@ public final class SessionImpl implements ServerSession {
         this.registry = registry;
         this.local = local;
         this.mailbox = new Mailbox(this, registry);
+        this.createdMillis = registry.scheduler().now();
     }
 
     @Override
@@ -134,6 +146,33 @@ public final class SessionImpl implements ServerSession {
             return true;
         }
         return browserId.equals(requestBrowserId);
+    }
+
+    /**
+     * The first-visit race: whether {@code connection}, which presented no browser cookie, may act for this session
+     * whatever it is bound to. A browser on its first visit may open its socket while it handshakes over HTTP, both
+     * without a cookie (the Faye client does): the handshake's reply gives the browser its cookie, its next request
+     * binds the session to it, and the socket, whose cookies were fixed when it opened, can never present it. Such a
+     * socket is admitted, and from then on only it, when it is the first cookieless persistent connection to act for
+     * the session, from the address the handshake came from, within {@link #FIRST_VISIT_RACE_MILLIS} of the handshake,
+     * and the handshake itself presented no cookie (a browser that had one would have sent it on the socket too).
+     *
+     * <p>Why a cookieless attacker is not admitted: it would need the clientId (144 random bits, sent only in the
+     * handshake's reply) within seconds of the handshake, from the victim's own address, before the victim's socket
+     * acts; and a session whose client had a cookie, or one older than the window, or one a socket already claimed,
+     * is never reached this way. One-shot requests never are: a browser's carry the cookie.
+     */
+    synchronized boolean admitsRacingConnection(Connection connection, Object connectionAddressKey, long now) {
+        if (racer != null) {
+            return racer == connection;
+        }
+        if (!connection.isPersistent() || connection.browserId() != null || admittedBrowser != null || local
+                || addressKey == null || !addressKey.equals(connectionAddressKey)
+                || now - createdMillis > FIRST_VISIT_RACE_MILLIS) {
+            return false;
+        }
+        racer = connection;
+        return true;
     }
 
     // ---- extensions, listeners, attributes ----

@@ -13,6 +13,7 @@ import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.stats.Counters;
 import io.weft.server.internal.util.Refusals;
 import io.weft.server.spi.Addresses;
+import io.weft.server.spi.Connection;
 import io.weft.server.spi.RandomIds;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -131,21 +132,30 @@ public final class SessionRegistry {
     }
 
     /**
-     * The live session {@code clientId} names, if a request carrying {@code browserId}, or on a connection that
-     * issued {@code issuedBrowserId} ({@link io.weft.server.spi.Connection#issuedBrowserId()}), may act for it; null
-     * otherwise, which the engine answers with {@code 402::session_unknown} either way, so a guess learns nothing.
+     * The live session {@code clientId} names, if {@code connection} may act for it; null otherwise, which the engine
+     * answers with {@code 402::session_unknown} either way, so a guess learns nothing. A connection may act for a
+     * session when the server trusts clientIds, when the session admits the browser id it presented (it is bound to
+     * it, or is bound to nothing yet: {@link SessionImpl#admits}), or when it is the cookieless socket of the
+     * session's first-visit race ({@link SessionImpl#admitsRacingConnection}). A cookieless socket that acts for a
+     * session not bound yet is checked against the race too, so that it stays admitted once the session is bound.
      */
-    public SessionImpl lookup(String clientId, String browserId, String issuedBrowserId) {
+    public SessionImpl lookup(String clientId, Connection connection) {
         SessionImpl session = get(clientId);
-        if (session == null) {
-            return null;
+        if (session == null || options.trustClientId()) {
+            return session;
         }
-        if (!options.trustClientId() && !session.admits(browserId)
-                && (issuedBrowserId == null || !session.admits(issuedBrowserId))) {
-            LOG.debug("refusing {}: presented by another browser", session);
-            return null;
+        String browserId = connection.browserId();
+        boolean racing = browserId == null && connection.isPersistent()
+                && session.admitsRacingConnection(connection, addressKeyOf(connection.remoteAddress()), scheduler.now());
+        if (racing || session.admits(browserId)) {
+            return session;
         }
-        return session;
+        LOG.debug("refusing {}: presented by another browser", session);
+        return null;
+    }
+
+    private static Object addressKeyOf(InetAddress address) {
+        return address == null ? null : Addresses.key(address);
     }
 
     /**

@@ -45,7 +45,21 @@ public final class SseStream implements AutoCloseable {
      */
     public static SseStream open(HttpClient http, URI uri, String clientId, String cookieHeader, String lastEventId,
             Consumer<List<Map<String, Object>>> events) {
-        Request request = http.newRequest(uri).method(HttpMethod.GET).param("clientId", clientId)
+        return open(http.newRequest(uri).param("clientId", clientId), cookieHeader, lastEventId, events);
+    }
+
+    /**
+     * Opens the stream at {@code streamUri} as it is, as the Faye client does ({@code <endpoint>/<clientId>});
+     * otherwise as {@link #open(HttpClient, URI, String, String, String, Consumer)}.
+     */
+    public static SseStream openAt(HttpClient http, URI streamUri, String cookieHeader, String lastEventId,
+            Consumer<List<Map<String, Object>>> events) {
+        return open(http.newRequest(streamUri), cookieHeader, lastEventId, events);
+    }
+
+    private static SseStream open(Request request, String cookieHeader, String lastEventId,
+            Consumer<List<Map<String, Object>>> events) {
+        request.method(HttpMethod.GET)
                 .headers(h -> h.put(HttpHeader.ACCEPT, "text/event-stream"))
                 .idleTimeout(60, TimeUnit.SECONDS);
         if (cookieHeader != null) {
