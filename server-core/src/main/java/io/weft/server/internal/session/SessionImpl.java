@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One session: identity, browser binding, subscriptions, attributes, extensions and listeners. Its queue and connect
@@ -49,6 +50,8 @@ public final class SessionImpl implements ServerSession {
     private final long createdMillis;
     /** The connection the first-visit race admitted, if one did; guarded by this. */
     private Connection racer;
+    /** Why this session ends, once something ends it (set before its mailbox stops admitting connects). */
+    private final AtomicReference<EndReason> endReason = new AtomicReference<>();
     private Set<Subscription> subscriptions;
     private volatile Map<String, Object> attributes;
     private final LazyList<Extension> extensions = new LazyList<>();
@@ -442,6 +445,19 @@ public final class SessionImpl implements ServerSession {
     }
 
     /** Marks the session ended; returns what the caller must release, or null if it had already ended. */
+    /**
+     * Records why the session is ending, if nothing did first; done before it ends, so that a request that meets the
+     * ended session reads it ({@link #endReason()}).
+     */
+    void ending(EndReason reason) {
+        endReason.compareAndSet(null, reason);
+    }
+
+    /** Why the session ended or is ending, or null while it lives. */
+    public EndReason endReason() {
+        return endReason.get();
+    }
+
     Ended end() {
         Mailbox.Ended box = mailbox.end();
         return box == null ? null : ended(box);
