@@ -9,6 +9,7 @@ import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
 import io.weft.server.internal.util.LazyList;
 import io.weft.server.spi.Connection;
+import java.lang.ref.WeakReference;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +49,11 @@ public final class SessionImpl implements ServerSession {
     private String browserId;
     /** When the handshake created this session ({@link io.weft.server.api.Scheduler#now()}). */
     private final long createdMillis;
-    /** The connection the first-visit race admitted, if one did; guarded by this. */
-    private Connection racer;
+    /**
+     * The connection the first-visit race admitted, if one did (weakly: a closed socket is not kept for the session's
+     * life); guarded by this.
+     */
+    private WeakReference<Connection> racer;
     /** Why this session ends, once something ends it (set before its mailbox stops admitting connects). */
     private final AtomicReference<EndReason> endReason = new AtomicReference<>();
     private Set<Subscription> subscriptions;
@@ -161,14 +165,14 @@ public final class SessionImpl implements ServerSession {
      */
     synchronized boolean admitsRacingConnection(Connection connection, Object connectionAddressKey, long now) {
         if (racer != null) {
-            return racer == connection;
+            return racer.get() == connection;
         }
         if (!connection.isPersistent() || connection.browserId() != null || admittedBrowser != null || local
                 || addressKey == null || !addressKey.equals(connectionAddressKey)
                 || now - createdMillis > FIRST_VISIT_RACE_MILLIS) {
             return false;
         }
-        racer = connection;
+        racer = new WeakReference<>(connection);
         return true;
     }
 
