@@ -12,7 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.bayeux.Message;
+import io.weft.server.api.Extension;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.api.ServerSession;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -291,6 +294,37 @@ class ClientBehaviourTest {
         server.bayeux().getSession(client.getId()).disconnect();
 
         awaitTrue("disconnected", () -> client.getState() == BayeuxClient.State.DISCONNECTED);
+    }
+
+    /**
+     * The race behind this suite's one CI failure of {@code serverSideDisconnectEndsTheClient(EVENTSOURCE)}: the
+     * client is told it is connected and sends its next connect at once, while the server disconnects the session. A
+     * connect already past its session's lookup then met the ended session and was answered "402, handshake", beside
+     * the disconnect notice on the stream; whichever the client read first won, and "handshake" made it start a new
+     * session. Here an extension disconnects the session as that connect passes, so the race is lost every time.
+     */
+    @ParameterizedTest
+    @EnumSource(TestClients.Kind.class)
+    void aServerDisconnectThatMeetsTheNextConnectEndsTheClient(TestClients.Kind kind) throws Exception {
+        // Held connects end after 300 ms: the client then sends its next one, on every transport.
+        server = TestServer.start(ServerOptions.builder().timeout(300).build());
+        AtomicBoolean armed = new AtomicBoolean();
+        server.bayeux().addExtension(new Extension() {
+            @Override
+            public boolean incoming(ServerSession from, Message.Mutable message) {
+                if (from != null && Message.META_CONNECT.equals(message.getChannel()) && armed.getAndSet(false)) {
+                    from.disconnect();
+                }
+                return true;
+            }
+        });
+        BayeuxClient client = client(kind);
+        handshake(client);
+        awaitTrue("connected", () -> client.getState() == BayeuxClient.State.CONNECTED);
+        armed.set(true);
+
+        awaitTrue("disconnected", () -> client.getState() == BayeuxClient.State.DISCONNECTED);
+        assertEquals(1, server.bayeux().getStats().handshakesAccepted(), "no second handshake");
     }
 
     @ParameterizedTest

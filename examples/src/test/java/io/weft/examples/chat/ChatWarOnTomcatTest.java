@@ -190,6 +190,8 @@ class ChatWarOnTomcatTest {
         assertTrue(handshake.contains("\"successful\":true"), handshake);
         assertTrue(handshake.contains("\"long-polling\"") && handshake.contains("\"callback-polling\""), handshake);
         assertFalse(handshake.contains("\"websocket\""), "no websocket without a WebSocket container: " + handshake);
+        // weft.js falls back from websocket to eventsource, which the servlet streams (transport-longpoll's TomcatTest)
+        assertTrue(handshake.contains("\"eventsource\""), handshake);
         alice.connect(0).get(10, TimeUnit.SECONDS);
         String subscribed = alice.request("{\"channel\":\"/meta/subscribe\",\"subscription\":\"/tomcat/room\","
                 + "\"clientId\":\"$ID\"}");
@@ -205,6 +207,9 @@ class ChatWarOnTomcatTest {
 
         List<Thread> timers = schedulerThreads().stream().filter(thread -> !before.contains(thread)).toList();
         assertEquals(1, timers.size(), "this application's timer thread, while it runs: " + timers);
+        List<Thread> servletTimers = threadsNamed("weft-servlet-timer").stream()
+                .filter(thread -> !before.contains(thread)).toList();
+        assertEquals(1, servletTimers.size(), "the servlet's timer thread, while it runs: " + servletTimers);
         tomcat.stop();
         tomcat.destroy();
         tomcat = null;
@@ -213,10 +218,16 @@ class ChatWarOnTomcatTest {
         }
         assertEquals(List.of(), timers.stream().filter(Thread::isAlive).toList(),
                 "the server's timer thread outlived the web application");
+        assertEquals(List.of(), servletTimers.stream().filter(Thread::isAlive).toList(),
+                "the servlet's timer thread outlived the web application (it is joined when the servlet is destroyed)");
     }
 
     private static List<Thread> schedulerThreads() {
+        return threadsNamed("weft-scheduler");
+    }
+
+    private static List<Thread> threadsNamed(String prefix) {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> thread.isAlive() && thread.getName().startsWith("weft-scheduler")).toList();
+                .filter(thread -> thread.isAlive() && thread.getName().startsWith(prefix)).toList();
     }
 }

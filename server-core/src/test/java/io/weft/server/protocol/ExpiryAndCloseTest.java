@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
 import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.Extension;
+import io.weft.server.api.ServerSession;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.InMemoryTransport;
 import io.weft.server.testing.ManualScheduler;
@@ -91,6 +94,33 @@ class ExpiryAndCloseTest {
             Map<String, Object> reply = client.connectNow().get(0);
             assertEquals("402::session_unknown", reply.get("error"));
             assertEquals("handshake", advice(reply).get("reconnect"));
+        }
+    }
+
+    /**
+     * The server ends a session (a disconnect, here from an extension) after a connect of its client was looked up and
+     * before it was handled: the connect meets the ended session, and its reply must say what the server did
+     * (reconnect none), as the reply to any later request does. It said "handshake", and an eventsource or
+     * long-polling client then handshook again instead of stopping (ClientBehaviourTest's CI failure).
+     */
+    @Test
+    void aConnectThatMeetsTheServersDisconnectIsToldNotToReconnect() {
+        ManualScheduler scheduler = new ManualScheduler();
+        try (BayeuxServer server = BayeuxServer.create(ServerOptions.defaults(), scheduler)) {
+            ScriptedClient client = ScriptedClient.connected(server, "b");
+            AtomicBoolean armed = new AtomicBoolean(true);
+            server.addExtension(new Extension() {
+                @Override
+                public boolean incoming(ServerSession from, Message.Mutable message) {
+                    if (from != null && Message.META_CONNECT.equals(message.getChannel()) && armed.getAndSet(false)) {
+                        from.disconnect();
+                    }
+                    return true;
+                }
+            });
+            Map<String, Object> reply = client.connectNow().get(0);
+            assertEquals("/meta/connect", reply.get("channel"), reply.toString());
+            assertEquals("none", advice(reply).get("reconnect"), reply.toString());
         }
     }
 

@@ -156,7 +156,8 @@ public final class BayeuxSocket implements Connection {
 
     /**
      * A text message, as the UTF-8 bytes it came in; {@code processed} runs once when it is done with: its replies
-     * written, or the message refused or dropped. An adapter that can stop reading reads the next message then.
+     * written, or the message refused or dropped (not if the connection ended first: nothing more is read then). An
+     * adapter that can stop reading reads the next message then.
      */
     public void text(byte[] utf8, int offset, int length, Runnable processed) {
         handle(() -> transport.engine().codec().decode(utf8, offset, length), processed);
@@ -210,8 +211,10 @@ public final class BayeuxSocket implements Connection {
 
                 @Override
                 public void fail(Throwable failure) {
+                    // The connection ended first (a reply could not be written): there is no next frame to read,
+                    // and Jetty refuses a demand on a session whose flusher failed (an IllegalStateException it logs
+                    // with its stack trace).
                     pendingBatches.decrementAndGet();
-                    processed.run();
                 }
             });
         } catch (Throwable x) {

@@ -1,6 +1,5 @@
 package io.weft.server.internal.protocol;
 
-import io.weft.bayeux.BayeuxError;
 import io.weft.bayeux.JsonNumbers;
 import io.weft.bayeux.Message;
 import io.weft.bayeux.Promise;
@@ -43,7 +42,8 @@ final class ConnectHandler implements MetaHandler {
         run.endpoint().bind(session);
         ConnectOutcome outcome = session.connect(connect);
         if (outcome == null) {
-            run.reply(Replies.error(request, BayeuxError.SESSION_UNKNOWN));
+            // The session ended after this connect found it: told why, as any later request would be.
+            run.reply(Replies.sessionGone(request, session.endReason()));
         } else if (outcome.isHeld()) {
             run.held();
         } else {
@@ -61,7 +61,7 @@ final class ConnectHandler implements MetaHandler {
         ConnectOutcome outcome = session.connect(new ConnectRequest(stream, true, EVENTSOURCE,
                 () -> reply(request, session), holdMillis(request, session.getTimeout()), true, null));
         if (outcome == null) {
-            run.reply(Replies.error(request, BayeuxError.SESSION_UNKNOWN));
+            run.reply(Replies.sessionGone(request, session.endReason()));
             return;
         }
         if (!outcome.isHeld()) {

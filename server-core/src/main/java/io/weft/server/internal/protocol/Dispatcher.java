@@ -5,9 +5,7 @@ import io.weft.bayeux.ChannelId;
 import io.weft.bayeux.Message;
 import io.weft.bayeux.Promise;
 import io.weft.bayeux.internal.MessageImpl;
-import io.weft.server.api.EndReason;
 import io.weft.server.internal.app.ExtensionChain;
-import io.weft.server.internal.reply.Advice;
 import io.weft.server.internal.reply.Replies;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;
@@ -88,12 +86,7 @@ final class Dispatcher {
      * purpose (a disconnect, a slow consumer) and the client has not heard of it: then reconnect none.
      */
     MessageImpl unknownSession(MessageImpl message) {
-        EndReason ended = sessions.takeEndedByServer(message.getClientId());
-        if (ended == null) {
-            return Replies.error(message, BayeuxError.SESSION_UNKNOWN);
-        }
-        return Replies.error(message, ended == EndReason.QUEUE_FULL ? BayeuxError.QUEUE_FULL
-                : BayeuxError.SESSION_UNKNOWN, Advice.NONE);
+        return Replies.sessionGone(message, sessions.takeEndedByServer(message.getClientId()));
     }
 
     /** What every message must be; a client's channel is checked against the bounds before it is parsed. */

@@ -3,6 +3,7 @@ package io.weft.server.internal.reply;
 import io.weft.bayeux.BayeuxError;
 import io.weft.bayeux.Message;
 import io.weft.bayeux.internal.MessageImpl;
+import io.weft.server.api.EndReason;
 
 /**
  * Every reply the engine writes is built here: the request's channel and id echoed, then the outcome
@@ -50,6 +51,23 @@ public final class Replies {
             reply.put(Message.ADVICE, Advice.HANDSHAKE_NOW.toMap());
         }
         return reply;
+    }
+
+    /**
+     * The reply to a request for a session that is gone, told why when the server ended it on purpose: a disconnect
+     * or a slow consumer's overflow gets {@code reconnect: none} (the client must stop, not start a new session);
+     * anything else ({@code reason} null: unknown, expired, closing) {@code 402::session_unknown} with advice to
+     * handshake. The one mapping for a clientId that no session answers and for a connect that meets its session's
+     * end.
+     */
+    public static MessageImpl sessionGone(Message request, EndReason reason) {
+        if (reason == EndReason.QUEUE_FULL) {
+            return error(request, BayeuxError.QUEUE_FULL, Advice.NONE);
+        }
+        if (reason == EndReason.SERVER_DISCONNECT) {
+            return error(request, BayeuxError.SESSION_UNKNOWN, Advice.NONE);
+        }
+        return error(request, BayeuxError.SESSION_UNKNOWN);
     }
 
     public static MessageImpl error(Message request, BayeuxError error, Advice advice) {

@@ -10,6 +10,7 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.internal.util.LazyList;
 import io.weft.server.spi.Connection;
+import java.lang.ref.WeakReference;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One session: identity, browser binding, subscriptions, attributes, extensions and listeners. Its queue and connect
@@ -48,8 +50,13 @@ public final class SessionImpl implements ServerSession {
     private String browserId;
     /** When the handshake created this session ({@link io.weft.server.api.Scheduler#now()}). */
     private final long createdMillis;
-    /** The connection the first-visit race admitted, if one did; guarded by this. */
-    private Connection racer;
+    /**
+     * The connection the first-visit race admitted, if one did (weakly: a closed socket is not kept for the session's
+     * life); guarded by this.
+     */
+    private WeakReference<Connection> racer;
+    /** Why this session ends, once something ends it (set before its mailbox stops admitting connects). */
+    private final AtomicReference<EndReason> endReason = new AtomicReference<>();
     private Set<Subscription> subscriptions;
     private volatile Map<String, Object> attributes;
     private final LazyList<Extension> extensions = new LazyList<>();
@@ -164,14 +171,14 @@ public final class SessionImpl implements ServerSession {
      */
     synchronized boolean admitsRacingConnection(Connection connection, Object connectionAddressKey, long now) {
         if (racer != null) {
-            return racer == connection;
+            return racer.get() == connection;
         }
         if (!connection.isPersistent() || connection.browserId() != null || admittedBrowser != null || local
                 || addressKey == null || !addressKey.equals(connectionAddressKey)
                 || now - createdMillis > FIRST_VISIT_RACE_MILLIS) {
             return false;
         }
-        racer = connection;
+        racer = new WeakReference<>(connection);
         return true;
     }
 
@@ -457,6 +464,19 @@ public final class SessionImpl implements ServerSession {
     }
 
     /** Marks the session ended; returns what the caller must release, or null if it had already ended. */
+    /**
+     * Records why the session is ending, if nothing did first; done before it ends, so that a request that meets the
+     * ended session reads it ({@link #endReason()}).
+     */
+    void ending(EndReason reason) {
+        endReason.compareAndSet(null, reason);
+    }
+
+    /** Why the session ended or is ending, or null while it lives. */
+    public EndReason endReason() {
+        return endReason.get();
+    }
+
     Ended end() {
         Mailbox.Ended box = mailbox.end();
         return box == null ? null : ended(box);

@@ -196,6 +196,8 @@ public final class SessionRegistry {
      * the server ended it. Idempotent; safe from any thread.
      */
     public void remove(SessionImpl session, EndReason reason) {
+        // Before the end: a connect that finds the session ended a moment later reads why (ConnectHandler).
+        session.ending(reason);
         SessionImpl.Ended ended = session.end();
         if (ended != null) {
             finish(session, ended, reason);
@@ -204,6 +206,7 @@ public final class SessionRegistry {
 
     /** A session's mailbox has decided, under its lock, that it expired and has ended it: the rest of its end. */
     void expired(SessionImpl session, Mailbox.Ended box) {
+        session.ending(EndReason.TIMED_OUT);
         finish(session, session.ended(box), EndReason.TIMED_OUT);
     }
 
