@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
+import io.weft.transport.common.WebSockets;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +50,7 @@ class JettyFrameHandlerTest {
      */
     @Test
     void aBatchWhoseRepliesCannotBeWrittenAsksForNoNextFrame() {
-        WebSocketTransport transport = WebSocketTransport.of(bayeux);
+        WebSockets transport = WebSockets.of(bayeux);
         JettyFrameHandler handler = new JettyFrameHandler(transport.accept(List.of(), null), 65_536);
         GoneSession session = new GoneSession();
         handler.onOpen(session, Callback.NOOP);
