@@ -10,8 +10,10 @@ import io.weft.server.spi.Connection;
 import io.weft.server.spi.Inbound;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -64,6 +66,10 @@ public final class BayeuxSocket implements Connection {
     private final ClientRequest request;
     private final PeerFaults faults;
     private final int maxPendingFrames;
+    private final int maxMessageSize;
+    /** The fragments of a text message so far, or null ({@link #textFrame}: the adapter's reading thread only). */
+    private byte[] partial;
+    private int partialLength;
     /** Batches received whose replies are not yet written. */
     private final AtomicInteger pendingBatches = new AtomicInteger();
     /** Set by the first close this side starts; messages that arrive afterwards are dropped. */
@@ -78,6 +84,7 @@ public final class BayeuxSocket implements Connection {
         this.request = request;
         this.faults = transport.faults();
         this.maxPendingFrames = transport.options().maxPendingFrames();
+        this.maxMessageSize = transport.options().maxMessageSize();
     }
 
     // ---- Connection: called by the engine ----
@@ -161,6 +168,70 @@ public final class BayeuxSocket implements Connection {
      */
     public void text(byte[] utf8, int offset, int length, Runnable processed) {
         handle(() -> transport.engine().codec().decode(utf8, offset, length), processed);
+    }
+
+    /**
+     * A text frame ({@code first}: it starts a message) or a continuation of one, from an adapter that reads frame by
+     * frame: the fragments are gathered here, up to {@code maxMessageSize} (past it the socket is closed with 1009), and
+     * a whole message is decoded now (the payload may be released once this returns) and handed to the engine.
+     *
+     * @return true when the adapter reads the next frame at once (a fragment gathered, or one dropped while the socket
+     *     closes or past the bound); false when it reads it once {@code processed} runs, that is once the message is
+     *     processed (its replies written): a client that sends without reading stalls itself
+     */
+    public boolean textFrame(ByteBuffer payload, boolean first, boolean fin, Runnable processed) {
+        if (first) {
+            partial = null;
+            partialLength = 0;
+        }
+        if (isClosing()) {
+            partial = null; // what still arrives once the socket is closing is dropped, and not gathered either
+            return true;
+        }
+        int length = payload == null ? 0 : payload.remaining();
+        if (fin && partial == null) {
+            byte[] bytes;
+            int offset;
+            if (payload != null && payload.hasArray()) {
+                bytes = payload.array();
+                offset = payload.arrayOffset() + payload.position();
+            } else {
+                bytes = new byte[length];
+                offset = 0;
+                if (payload != null) {
+                    payload.slice().get(bytes);
+                }
+            }
+            text(bytes, offset, length, processed);
+            return false;
+        }
+        if ((long) partialLength + length > maxMessageSize) {
+            partial = null;
+            String reason = "text message over maxMessageSize (" + maxMessageSize + " bytes)";
+            tooLarge(reason);
+            close(MESSAGE_TOO_LARGE, reason);
+            return true;
+        }
+        if (partial == null) {
+            partial = new byte[Math.min(Math.max(length * 2, 1024), maxMessageSize)];
+            partialLength = 0;
+        } else if (partial.length < partialLength + length) {
+            partial = Arrays.copyOf(partial, Math.min(Math.max(partial.length * 2, partialLength + length),
+                    maxMessageSize));
+        }
+        if (payload != null) {
+            payload.slice().get(partial, partialLength, length);
+        }
+        partialLength += length;
+        if (!fin) {
+            return true;
+        }
+        byte[] whole = partial;
+        int wholeLength = partialLength;
+        partial = null;
+        partialLength = 0;
+        text(whole, 0, wholeLength, processed);
+        return false;
     }
 
     private static final Runnable NOTHING = () -> { };

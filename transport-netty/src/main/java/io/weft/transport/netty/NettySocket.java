@@ -1,7 +1,5 @@
 package io.weft.transport.netty;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -36,7 +34,6 @@ import io.netty.util.ReferenceCountUtil;
 import io.weft.bayeux.Promise;
 import io.weft.server.spi.Origins;
 import io.weft.transport.common.BayeuxSocket;
-import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -64,19 +61,15 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
             "sec-websocket-version", "sec-websocket-extensions");
 
     private final BayeuxSocket socket;
-    private final int maxMessageSize;
     private Channel channel;
     /** Whether a flush of this socket's writes is due at the end of its loop's turn (event loop only). */
     private boolean flushDue;
     private final Runnable flush = this::flush;
-    /** The fragments of a text message so far, or null; {@link #binary} while a binary message goes on. */
-    private byte[] partial;
-    private int partialLength;
+    /** Whether a binary message goes on (its continuations are skipped). */
     private boolean binary;
 
-    private NettySocket(BayeuxSocket socket, int maxMessageSize) {
+    private NettySocket(BayeuxSocket socket) {
         this.socket = socket;
-        this.maxMessageSize = maxMessageSize;
     }
 
     /**
@@ -112,7 +105,7 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
         // The browser cookie is read, never set on a 101 (see WebSockets.accept).
         BayeuxSocket socket = mount.webSockets.accept(request.headers().getAll(HttpHeaderNames.COOKIE),
                 Requests.snapshot(request, channel, mount.secure(), HANDSHAKE));
-        NettySocket handler = new NettySocket(socket, max);
+        NettySocket handler = new NettySocket(socket);
         FullHttpRequest whole = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
                 Unpooled.EMPTY_BUFFER, request.headers(), EmptyHttpHeaders.INSTANCE);
         handshaker.handshake(channel, whole, null, channel.newPromise()).addListener(done -> {
@@ -145,14 +138,12 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
         try {
             if (message instanceof TextWebSocketFrame text) {
                 binary = false;
-                partial = null;
-                partialLength = 0;
-                text(text);
+                text(text, true);
             } else if (message instanceof ContinuationWebSocketFrame continuation) {
                 if (binary) {
                     next();
                 } else {
-                    text(continuation);
+                    text(continuation, false);
                 }
             } else if (message instanceof BinaryWebSocketFrame frame) {
                 binary = !frame.isFinalFragment();
@@ -181,46 +172,12 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
         channel.read();
     }
 
-    /** A text frame, or a continuation of one: as JettyFrameHandler does it, over Netty's frames. */
-    private void text(WebSocketFrame frame) {
-        if (socket.isClosing()) {
-            partial = null;
+    /** A text frame, or a continuation of one ({@code first}: a text frame): the socket gathers and handles it. */
+    private void text(WebSocketFrame frame, boolean first) {
+        // decoded (or copied) before the frame is released; else the next read waits for the batch's replies
+        if (socket.textFrame(frame.content().nioBuffer(), first, frame.isFinalFragment(), new Demand())) {
             next();
-            return;
         }
-        ByteBuf payload = frame.content();
-        int length = payload.readableBytes();
-        if (frame.isFinalFragment() && partial == null) {
-            // copied before the frame is released; the next read waits for the batch's replies
-            socket.text(ByteBufUtil.getBytes(payload), 0, length, new Demand());
-            return;
-        }
-        if ((long) partialLength + length > maxMessageSize) {
-            partial = null;
-            String reason = "text message over maxMessageSize (" + maxMessageSize + " bytes)";
-            socket.tooLarge(reason);
-            socket.close(BayeuxSocket.MESSAGE_TOO_LARGE, reason);
-            next();
-            return;
-        }
-        if (partial == null) {
-            partial = new byte[Math.min(Math.max(length * 2, 1024), maxMessageSize)];
-            partialLength = 0;
-        } else if (partial.length < partialLength + length) {
-            partial = Arrays.copyOf(partial, Math.min(Math.max(partial.length * 2, partialLength + length),
-                    maxMessageSize));
-        }
-        payload.getBytes(payload.readerIndex(), partial, partialLength, length);
-        partialLength += length;
-        if (!frame.isFinalFragment()) {
-            next();
-            return;
-        }
-        byte[] whole = partial;
-        int wholeLength = partialLength;
-        partial = null;
-        partialLength = 0;
-        socket.text(whole, 0, wholeLength, new Demand());
     }
 
     /** Reads the next frame once a message is processed: once, whichever thread completes it. */

@@ -3,7 +3,6 @@ package io.weft.transport.websocket;
 import io.weft.bayeux.Promise;
 import io.weft.transport.common.BayeuxSocket;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.websocket.core.CloseStatus;
@@ -27,22 +26,19 @@ import org.slf4j.LoggerFactory;
  * <p>Frames are read one per demand: after a whole text message, the next is demanded once the message is processed
  * (its replies written), and after a ping once its pong is written, so a client that sends or pings without reading
  * stalls itself, and batches reach the engine one at a time and in order. Fragmented text messages are assembled
- * here, up to {@code maxMessageSize} (beyond it: 1009). Jetty calls the frame methods one at a time.
+ * by the socket ({@link BayeuxSocket#textFrame}), up to {@code maxMessageSize} (beyond it: 1009). Jetty calls the
+ * frame methods one at a time.
  */
 final class JettyFrameHandler implements FrameHandler, BayeuxSocket.Wire {
     private static final Logger LOG = LoggerFactory.getLogger(BayeuxSocket.class);
 
     private final BayeuxSocket socket;
-    private final int maxMessageSize;
     private volatile CoreSession session;
-    /** The fragments of a text message so far, or null; {@link #binary} while a binary message goes on. */
-    private byte[] partial;
-    private int partialLength;
+    /** Whether a binary message goes on (its continuations are skipped). */
     private boolean binary;
 
-    JettyFrameHandler(BayeuxSocket socket, int maxMessageSize) {
+    JettyFrameHandler(BayeuxSocket socket) {
         this.socket = socket;
-        this.maxMessageSize = maxMessageSize;
     }
 
     /** The core session, once open (tests look at how it was configured). */
@@ -63,15 +59,13 @@ final class JettyFrameHandler implements FrameHandler, BayeuxSocket.Wire {
         switch (frame.getOpCode()) {
             case OpCode.TEXT -> {
                 binary = false;
-                partial = null;
-                partialLength = 0;
-                text(frame, callback);
+                text(frame, true, callback);
             }
             case OpCode.CONTINUATION -> {
                 if (binary) {
                     next(callback);
                 } else {
-                    text(frame, callback);
+                    text(frame, false, callback);
                 }
             }
             case OpCode.BINARY -> {
@@ -95,67 +89,14 @@ final class JettyFrameHandler implements FrameHandler, BayeuxSocket.Wire {
         session.demand();
     }
 
-    /**
-     * A text frame, or a continuation of one. A whole message goes to the socket, and the next frame is read once the
-     * socket has processed it (its replies are written: a client that sends without reading stalls itself); a
-     * fragment is gathered, and the next one read at once.
-     */
-    private void text(Frame frame, Callback callback) {
-        if (socket.isClosing()) {
-            // what still arrives once the socket is closing is dropped, and not gathered either
-            partial = null;
-            next(callback);
-            return;
-        }
-        ByteBuffer payload = frame.getPayload();
-        int length = payload == null ? 0 : payload.remaining();
-        if (frame.isFin() && partial == null) {
-            byte[] bytes;
-            int offset;
-            if (payload != null && payload.hasArray()) {
-                bytes = payload.array();
-                offset = payload.arrayOffset() + payload.position();
-            } else {
-                bytes = new byte[length];
-                offset = 0;
-                if (payload != null) {
-                    payload.slice().get(bytes);
-                }
-            }
-            // decoded before the frame's buffer is released; the demand waits for the batch's replies
-            socket.text(bytes, offset, length, new Demand());
-            callback.succeeded();
-            return;
-        }
-        if ((long) partialLength + length > maxMessageSize) {
-            partial = null;
-            String reason = "text message over maxMessageSize (" + maxMessageSize + " bytes)";
-            socket.tooLarge(reason);
-            socket.close(BayeuxSocket.MESSAGE_TOO_LARGE, reason);
-            next(callback);
-            return;
-        }
-        if (partial == null) {
-            partial = new byte[Math.min(Math.max(length * 2, 1024), maxMessageSize)];
-            partialLength = 0;
-        } else if (partial.length < partialLength + length) {
-            partial = Arrays.copyOf(partial, Math.min(Math.max(partial.length * 2, partialLength + length),
-                    maxMessageSize));
-        }
-        if (payload != null) {
-            payload.slice().get(partial, partialLength, length);
-        }
-        partialLength += length;
-        if (!frame.isFin()) {
-            next(callback);
-            return;
-        }
-        byte[] whole = partial;
-        int wholeLength = partialLength;
-        partial = null;
-        partialLength = 0;
+    /** A text frame, or a continuation of one ({@code first}: a text frame): the socket gathers and handles it. */
+    private void text(Frame frame, boolean first, Callback callback) {
+        // the payload is decoded (or copied) before the callback releases it
+        boolean readNow = socket.textFrame(frame.getPayload(), first, frame.isFin(), new Demand());
         callback.succeeded();
-        socket.text(whole, 0, wholeLength, new Demand());
+        if (readNow) {
+            session.demand();
+        }
     }
 
     /**

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Before an upgrade is accepted: the origin check (a page from another site must not open sockets with this
  * browser's cookie: the rule CORS applies to long-polling), the browser cookie (read from the request; never set on the
- * 101: see {@link WebSocketTransport#accept}), and the copy of what the request carried for the security policy.
+ * 101: see transport-common's {@code WebSockets.accept}), and the copy of what the request carried for the security policy.
  */
 public final class WebSocketHandler extends WebSocketUpgradeHandler {
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketHandler.class);
@@ -78,7 +78,7 @@ public final class WebSocketHandler extends WebSocketUpgradeHandler {
             response.setExtensions(withoutDeflate(response.getExtensions()));
         }
         BayeuxSocket socket = transport.accept(request.getHeaders().getValuesList(HttpHeader.COOKIE), snapshot(request));
-        JettyFrameHandler handler = new JettyFrameHandler(socket, options.maxMessageSize());
+        JettyFrameHandler handler = new JettyFrameHandler(socket);
         opened.accept(handler);
         return handler;
     }

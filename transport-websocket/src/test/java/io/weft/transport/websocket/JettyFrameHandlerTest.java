@@ -51,7 +51,7 @@ class JettyFrameHandlerTest {
     @Test
     void aBatchWhoseRepliesCannotBeWrittenAsksForNoNextFrame() {
         WebSockets transport = WebSockets.of(bayeux);
-        JettyFrameHandler handler = new JettyFrameHandler(transport.accept(List.of(), null), 65_536);
+        JettyFrameHandler handler = new JettyFrameHandler(transport.accept(List.of(), null));
         GoneSession session = new GoneSession();
         handler.onOpen(session, Callback.NOOP);
         assertEquals(1, session.demands.get(), "the first frame is asked for when the socket opens");
