@@ -13,6 +13,7 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.weft.server.api.BayeuxServer;
 import java.net.InetSocketAddress;
 import java.util.Objects;
@@ -181,7 +182,7 @@ public final class WeftNetty implements AutoCloseable {
             IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
             Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class
                     : NioServerSocketChannel.class;
-            EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, io);
+            EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("weft-netty"), io);
             try {
                 Mount mount = new Mount(bayeux, path, tls, fallback);
                 Channel channel = new ServerBootstrap()

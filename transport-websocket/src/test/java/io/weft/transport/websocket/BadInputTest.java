@@ -11,6 +11,7 @@ import io.weft.server.testing.Inbox;
 import io.weft.server.testing.Json;
 import io.weft.server.testing.ScriptedClient;
 import io.weft.transport.common.BayeuxSocket;
+import io.weft.transport.netty.testing.NettyLeaks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -24,23 +25,33 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Bad input on a socket: the socket is closed with a reason (or the message gets an error reply), the operator gets
  * one quiet line, and every other session carries on.
  */
 @Timeout(30)
+@ParameterizedClass
+@EnumSource(value = Container.class, names = {"JETTY", "NETTY"})
 class BadInputTest {
     private static final int LIMIT = 4096;
     @RegisterExtension
     static final Clients clients = new Clients();
-    private EmbeddedServer server;
+    @RegisterExtension
+    static final NettyLeaks leaks = new NettyLeaks();
+    /** The mount under test: embedded Jetty's core WebSocket API, or Netty's codec. */
+    @Parameter
+    Container mount;
+    private BayeuxHost server;
     private ScriptedClient bystander;
     private ScriptedClient listener;
 
     @BeforeEach
     void start() throws Exception {
-        server = EmbeddedServer.start(ServerOptions.builder().maxMessageSize(LIMIT).build());
+        server = mount.start(ServerOptions.builder().maxMessageSize(LIMIT).build());
         bystander = new ScriptedClient(RawSocket.connect(clients.webSocket(), server.wsUri()));
         bystander.handshake();
         bystander.connect();
@@ -128,7 +139,7 @@ class BadInputTest {
 
     @Test
     void batchOverMaxMessagesPerBatchClosesWith1009AndIsCountedOnce() throws Exception {
-        try (EmbeddedServer small = EmbeddedServer.start(ServerOptions.builder().maxMessagesPerBatch(3).build());
+        try (BayeuxHost small = mount.start(ServerOptions.builder().maxMessagesPerBatch(3).build());
                 RawSocket socket = RawSocket.connect(clients.webSocket(), small.wsUri())) {
             socket.send("[{\"channel\":\"/a\"},{\"channel\":\"/a\"},{\"channel\":\"/a\"},{\"channel\":\"/a\"}]");
 
@@ -162,7 +173,7 @@ class BadInputTest {
     @Test
     void limitAboveJettysDefaultsIsHonoured() throws Exception {
         int limit = 256 * 1024;
-        try (EmbeddedServer big = EmbeddedServer.start(ServerOptions.builder().maxMessageSize(limit).build());
+        try (BayeuxHost big = mount.start(ServerOptions.builder().maxMessageSize(limit).build());
                 ScriptedClient client = new ScriptedClient(RawSocket.connect(clients.webSocket(), big.wsUri()))) {
             client.handshake();
             client.subscribe("/big");
