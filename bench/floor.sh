@@ -8,19 +8,21 @@
 # FLOOR_TRANSPORTS="long-polling" (or "websocket") runs one transport and replaces only its rows in floor.csv (each
 # transport's servers are compared with each other, alternated within its own run). FLOOR_PREWARM_MS (default 10000)
 # lengthens the pre-warm rung at the first rate, so that the JVM servers' JIT compiler is done before it is measured.
-# FLOOR_SERVERS (default "floor weft weft-netty cometd faye", weft-netty being the load server on transport-netty) and
-# FLOOR_RATES (the ladder's rates) narrow a run.
+# FLOOR_SERVERS (default "floor weft weft-netty cometd faye", weft-netty being the load server on transport-netty),
+# FLOOR_RATES (the ladder's rates) and FLOOR_ROUNDS (default 5) narrow a run; FLOOR_NAME (default floor) names its
+# CSV, page and charts, so that a narrower run does not replace the full one's.
 # Writes docs/benchmarks/floor.csv and floor.md (floor-summary.py: per transport and fixed rate, each server's CPU
 # per delivered message as the median of the rounds with their range, and its ratio to the floor's; saturation and
 # p99 likewise).
 source "$(dirname "$0")/lib.sh"
-ROUNDS=5; CLIENTS=1000; ROOMS=100; RATES=${FLOOR_RATES:-10000,20000,40000,60000,80000,120000,160000,200000,240000}
+ROUNDS=${FLOOR_ROUNDS:-5}; CLIENTS=1000; ROOMS=100; RATES=${FLOOR_RATES:-10000,20000,40000,60000,80000,120000,160000,200000,240000}
 short && { ROUNDS=1; CLIENTS=200; ROOMS=20; RATES=2500,5000; }
 SERVERS=(${FLOOR_SERVERS:-floor weft weft-netty cometd faye}) # FLOOR_SERVERS="floor weft weft-netty": fewer
 bench_deadline $(( ROUNDS * 900 + 600 ))
 bench_build
 STARTED="$(date -u '+%Y-%m-%d %H:%M') UTC"
-CSV="$OUT/floor.csv"
+NAME=${FLOOR_NAME:-floor}
+CSV="$OUT/$NAME.csv"
 TRANSPORTS=${FLOOR_TRANSPORTS:-websocket long-polling}
 if [[ -n "${FLOOR_TRANSPORTS:-}" && -f "$CSV" ]]; then
     kept=$(mktemp)
@@ -44,7 +46,7 @@ for round in $(seq 1 "$ROUNDS"); do
     done
 done
 # The page: a header for this run, the tables, and the previous page's "## Reading it" section (hand-written) kept.
-reading=$( [[ -f "$OUT/floor.md" ]] && sed -n '/^## Reading it/,$p' "$OUT/floor.md" || true)
+reading=$( [[ -f "$OUT/$NAME.md" ]] && sed -n '/^## Reading it/,$p' "$OUT/$NAME.md" || true)
 {
     echo "# The floor: Weft, CometD 9 and Faye against what the machine charges"
     echo
@@ -54,10 +56,10 @@ reading=$( [[ -f "$OUT/floor.md" ]] && sed -n '/^## Reading it/,$p' "$OUT/floor.
     echo
     python3 "$BENCH_DIR/floor-summary.py" "$CSV"
     if [[ -n "$reading" ]]; then echo; echo "$reading"; fi # (a bare && would fail the block without a previous page)
-} > "$OUT/floor.md.new" && mv "$OUT/floor.md.new" "$OUT/floor.md"
-cat "$OUT/floor.md"
+} > "$OUT/$NAME.md.new" && mv "$OUT/$NAME.md.new" "$OUT/$NAME.md"
+cat "$OUT/$NAME.md"
 for transport in websocket long-polling; do
-    chart --csv="$CSV" --out="$OUT/floor-$transport-cpu.png" --where="transport=$transport" \
+    chart --csv="$CSV" --out="$OUT/$NAME-$transport-cpu.png" --where="transport=$transport" \
         --x=offered_per_s --y=server_cpu_us_per_msg --series=server+label --xlabel="offered messages/s" \
         --ylabel="server CPU per delivered message (µs)" \
         --title="$CLIENTS clients, $ROOMS rooms, 50 B over $transport: server CPU per message, floor and servers"
