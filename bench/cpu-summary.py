@@ -22,7 +22,8 @@ import time
 
 JDK = ("java.", "javax.", "jdk.", "sun.", "com.sun.")
 OWNERS = [("io.weft.load.floor.", "floor"), ("io.weft.load.", "load server"), ("io.weft.", "Weft"),
-          ("org.eclipse.jetty.", "Jetty"), ("org.cometd.", "CometD"), ("com.fasterxml.jackson.", "Jackson"),
+          ("org.eclipse.jetty.", "Jetty"), ("io.netty.", "Netty"), ("org.cometd.", "CometD"),
+          ("com.fasterxml.jackson.", "Jackson"),
           ("org.slf4j.", "logging"), ("ch.qos.logback.", "logging")]
 GROUPS = ["kernel", "GC", "JIT", "JVM other", "application"]
 TOP = 12
