@@ -32,7 +32,8 @@ done
 for round in $(seq 1 "${CPU_ROUNDS:-1}"); do
 for transport in ${CPU_TRANSPORTS:-websocket long-polling}; do
     for run in "${runs[@]}"; do
-        name=${run%%=*}; server=${name%%-*}; [[ $name == weft-* ]] || server=$name
+        name=${run%%=*}
+        case $name in weft-netty) server=weft-netty ;; weft-*) server=weft ;; *) server=$name ;; esac # weft-X: a variant
         port=$(free_port)
         base="$DIR/$name-$transport-$round"
         # JFR starts with the JVM: started in the middle of the load instead, its own start-up (class loading and
