@@ -4,10 +4,13 @@
 # experiment 5 (1,000 clients, 100 rooms, 50 B) over the given transport, up to the knee.
 #   bench/ab-weft.sh TRANSPORT ROUNDS A_CLASSES B_CLASSES
 # e.g. bench/ab-weft.sh long-polling 2 "" /path/to/server-core/target/classes
-# Writes docs/benchmarks/ab-weft.csv (label a-roundN / b-roundN).
+# Writes docs/benchmarks/ab-weft.csv (label a-roundN / b-roundN). WEFT_ARGS="--engine=netty" A/Bs the Netty mount;
+# AB_RATES and AB_PREWARM_MS set the ladder's rates and its pre-warm.
 source "$(dirname "$0")/lib.sh"
 TRANSPORT=${1:-long-polling}; ROUNDS=${2:-2}; A=${3:-}; B=${4:-}
 bench_deadline $(( ROUNDS * 2 * 240 + 120 ))
+times=$(ladder_times) # AB_PREWARM_MS lengthens the pre-warm rung, as floor.sh's FLOOR_PREWARM_MS does
+[[ -n "${AB_PREWARM_MS:-}" ]] && times=$(sed "s/--prewarm-ms=[0-9]*/--prewarm-ms=$AB_PREWARM_MS/" <<< "$times")
 bench_build
 CSV="$OUT/ab-weft.csv"; rm -f "$CSV"
 for round in $(seq 1 "$ROUNDS"); do
@@ -17,7 +20,7 @@ for round in $(seq 1 "$ROUNDS"); do
         WEFT_CP_PREPEND="$classes" start_server weft "$port"
         driver 600 ladder --server-pid="$SERVER_PID" --server=weft --transport="$TRANSPORT" --urls="$(urls "$port")" \
             --clients=1000 --rooms=100 --size=50 --rates="${AB_RATES:-2500,5000,10000,20000,40000,80000,160000}" \
-            $(ladder_times) --csv="$CSV" --label="$variant-round$round" || log "ab $variant failed"
+            $times --csv="$CSV" --label="$variant-round$round" || log "ab $variant failed"
         stop_server
     done
 done

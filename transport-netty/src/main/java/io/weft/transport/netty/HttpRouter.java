@@ -1,9 +1,9 @@
 package io.weft.transport.netty;
 
 import io.netty.buffer.CompositeByteBuf;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
@@ -22,6 +22,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +38,8 @@ import org.slf4j.LoggerFactory;
  */
 final class HttpRouter extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(HttpRouter.class);
+    /** How long a connection that ends with a refused body keeps reading (and dropping) before it closes. */
+    static final long LINGER_MILLIS = 2_000;
 
     private final Mount mount;
     private ChannelHandlerContext ctx;
@@ -177,7 +180,7 @@ final class HttpRouter extends ChannelInboundHandlerAdapter {
         response.headers().set("X-Content-Type-Options", "nosniff");
         HttpUtil.setContentLength(response, response.content().readableBytes());
         answered = true;
-        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        ctx.writeAndFlush(response).addListener(written -> closeAfterAnswer());
     }
 
     /**
@@ -189,11 +192,27 @@ final class HttpRouter extends ChannelInboundHandlerAdapter {
         answered = true;
         if (!keepAlive) {
             over = true;
-            ctx.close();
+            closeAfterAnswer();
         } else if (bodyEnded) {
             next();
         }
         // else: the rest of the body is read and dropped, and then the next request starts (see body).
+    }
+
+    /**
+     * Closes the connection once an answer that ends it is written. While the client may still be sending a body the
+     * server did not read (a refused one), closing at once would reset the connection and could destroy the answer on
+     * its way: the output is shut instead, what still comes is read and dropped ({@link #over}), and the connection
+     * closes when the client closes its side, or after {@link #LINGER_MILLIS}.
+     */
+    private void closeAfterAnswer() {
+        if (bodyEnded || !(ctx.channel() instanceof DuplexChannel duplex) || !ctx.channel().isActive()) {
+            ctx.close();
+            return;
+        }
+        ctx.channel().config().setAutoRead(true);
+        duplex.shutdownOutput();
+        ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /** The current request is done: the next one, if one waits, else reading again. */

@@ -28,6 +28,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
+import io.netty.handler.codec.http.websocketx.extensions.WebSocketExtensionEncoder;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
@@ -62,6 +63,8 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
 
     private final BayeuxSocket socket;
     private Channel channel;
+    /** Whether frames go out as whole buffers below Netty's encoder: no extension (deflate) encodes them. */
+    private boolean rawFrames;
     /** Whether a flush of this socket's writes is due at the end of its loop's turn (event loop only). */
     private boolean flushDue;
     private final Runnable flush = this::flush;
@@ -124,6 +127,7 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
     }
 
     private void start() {
+        rawFrames = channel.pipeline().get(WebSocketExtensionEncoder.class) == null;
         socket.open(this);
         channel.read();
     }
@@ -240,8 +244,10 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
     }
 
     private void writeNow(byte[] json, Promise<Void> written) {
-        // The codec already produced UTF-8: the bytes go out as the frame's payload, wrapped, not copied.
-        channel.write(new TextWebSocketFrame(Unpooled.wrappedBuffer(json))).addListener(future -> {
+        // The codec already produced UTF-8: the bytes go out as the frame's payload (a raw frame copies them once).
+        Object frame = rawFrames ? TextFrames.frame(channel.alloc(), json)
+                : new TextWebSocketFrame(Unpooled.wrappedBuffer(json));
+        channel.write(frame).addListener(future -> {
             if (future.isSuccess()) {
                 written.succeed(null);
             } else {
