@@ -32,7 +32,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
@@ -64,11 +63,7 @@ class BehindNginxTest {
 
     @AfterAll
     static void stop() throws Exception {
-        for (WebDriver driver : new WebDriver[] {alice, bob}) {
-            if (driver != null) {
-                driver.quit();
-            }
-        }
+        Browsers.quit(alice, bob);
         if (nginx != null) {
             nginx.close();
         }

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -59,5 +60,14 @@ public final class Browsers {
         options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
         options.setAcceptInsecureCerts(acceptSelfSigned);
         return new ChromeDriver(service, options);
+    }
+
+    /** Quits each browser started (those not started are null). */
+    public static void quit(WebDriver... drivers) {
+        for (WebDriver driver : drivers) {
+            if (driver != null) {
+                driver.quit();
+            }
+        }
     }
 }

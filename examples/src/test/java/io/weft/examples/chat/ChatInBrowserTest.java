@@ -63,11 +63,7 @@ class ChatInBrowserTest {
 
     @AfterAll
     static void stop() {
-        for (WebDriver driver : new WebDriver[] {alice, bob}) {
-            if (driver != null) {
-                driver.quit();
-            }
-        }
+        Browsers.quit(alice, bob);
         if (server != null) {
             server.close();
         }

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
@@ -38,11 +37,7 @@ class ChatOnNettyInBrowserTest {
 
     @AfterAll
     static void stop() {
-        for (WebDriver driver : new WebDriver[] {alice, bob}) {
-            if (driver != null) {
-                driver.quit();
-            }
-        }
+        Browsers.quit(alice, bob);
         if (server != null) {
             server.close();
         }
