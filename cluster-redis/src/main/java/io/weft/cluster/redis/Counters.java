@@ -12,4 +12,5 @@ final class Counters {
     final LongAdder unwanted = new LongAdder();
     final LongAdder unreadable = new LongAdder();
     final LongAdder reconnects = new LongAdder();
+    final LongAdder subscribeFailures = new LongAdder();
 }

@@ -189,7 +189,7 @@ public final class RedisBroker implements Broker {
         listening.addListener(pubSubLink);
         StatefulRedisPubSubConnection<String, byte[]> connection = listening.connectPubSub(CODEC);
         pubSubConnection = connection;
-        subscriptions = Subscriptions.plain(names, connection.async());
+        subscriptions = Subscriptions.plain(names, connection.async(), counters.subscribeFailures);
         connection.addListener(new Receiver(nodeId, names, subscriptions, hub, counters, false));
     }
 
@@ -237,7 +237,7 @@ public final class RedisBroker implements Broker {
             connection.getConnection(master.getUri().getHost(), master.getUri().getPort());
         }
         subscriptions = Subscriptions.sharded(shardNames, connection.async(), resources.eventExecutorGroup(),
-                options.maxReconnectDelay());
+                options.maxReconnectDelay(), counters.subscribeFailures);
         connection.addListener(new Receiver(nodeId, names, subscriptions, hub, counters, true));
     }
 
@@ -390,7 +390,8 @@ public final class RedisBroker implements Broker {
         Link listening = pubSubLink;
         return new Stats(counters.published.sum(), counters.publishFailures.sum(), counters.received.sum(),
                 counters.droppedOwn.sum(), counters.copies.sum(), counters.unwanted.sum(), counters.unreadable.sum(),
-                counters.reconnects.sum(), subscribed == null ? 0 : subscribed.channels(),
+                counters.reconnects.sum(), counters.subscribeFailures.sum(),
+                subscribed == null ? 0 : subscribed.channels(),
                 subscribed == null ? 0 : subscribed.patterns(),
                 publishing != null && publishing.up() && listening != null && listening.up());
     }
@@ -409,12 +410,15 @@ public final class RedisBroker implements Broker {
      *     channels deeper than a Bayeux {@code /a/*} does)
      * @param unreadable messages on this cluster's channels that no Weft node sent (no header, not JSON)
      * @param reconnects how often a connection to Redis was lost and made again
+     * @param subscribeFailures subscribe and unsubscribe commands Redis refused or lost (sharded: a refused SSUBSCRIBE
+     *     is sent again until a shard takes it; plain: the connection's return subscribes to everything again)
      * @param channels Redis channels (sharded: shard channels) this node subscribes to now
      * @param patterns Redis patterns this node subscribes to now (none when sharded)
      * @param connected whether all its connections are up (sharded: to every shard)
      */
     public record Stats(long published, long publishFailures, long received, long droppedOwn, long copies,
-            long unwanted, long unreadable, long reconnects, int channels, int patterns, boolean connected) {
+            long unwanted, long unreadable, long reconnects, long subscribeFailures, int channels, int patterns,
+            boolean connected) {
     }
 
     private static String newNodeId() {

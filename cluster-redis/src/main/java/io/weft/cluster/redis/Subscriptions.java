@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What this node's sessions want from Redis, and the commands that ask for it: SUBSCRIBE / PSUBSCRIBE on the one
@@ -38,6 +39,8 @@ final class Subscriptions {
     /** Sharded: where a refused SSUBSCRIBE is tried again from, and after how long. */
     private final ScheduledExecutorService retries;
     private final Duration retryAfter;
+    /** Counts each (un)subscribe command Redis refused or lost. */
+    private final LongAdder failures;
     /** Every channel and pattern a local session subscribes to, for {@link #wants}. */
     private final Set<ChannelId> wanted = ConcurrentHashMap.newKeySet();
     /** The Bayeux channels and patterns behind each Redis name. Guarded by this. */
@@ -47,17 +50,19 @@ final class Subscriptions {
     private volatile boolean closed;
 
     private Subscriptions(RedisNames names, ShardNames shardNames, RedisPubSubAsyncCommands<String, byte[]> commands,
-            ScheduledExecutorService retries, Duration retryAfter) {
+            ScheduledExecutorService retries, Duration retryAfter, LongAdder failures) {
         this.names = names;
         this.shardNames = shardNames;
         this.commands = commands;
         this.retries = retries;
         this.retryAfter = retryAfter;
+        this.failures = failures;
     }
 
     /** Channels and patterns of plain pub/sub, on one connection. */
-    static Subscriptions plain(RedisNames names, RedisPubSubAsyncCommands<String, byte[]> commands) {
-        return new Subscriptions(names, null, commands, null, null);
+    static Subscriptions plain(RedisNames names, RedisPubSubAsyncCommands<String, byte[]> commands,
+            LongAdder failures) {
+        return new Subscriptions(names, null, commands, null, null, failures);
     }
 
     /**
@@ -67,8 +72,8 @@ final class Subscriptions {
      * wanted: Lettuce reads the topology again meanwhile.
      */
     static Subscriptions sharded(ShardNames names, RedisClusterPubSubAsyncCommands<String, byte[]> commands,
-            ScheduledExecutorService retries, Duration retryAfter) {
-        return new Subscriptions(null, names, commands, retries, retryAfter);
+            ScheduledExecutorService retries, Duration retryAfter, LongAdder failures) {
+        return new Subscriptions(null, names, commands, retries, retryAfter, failures);
     }
 
     synchronized void add(ChannelId channel) {
@@ -185,6 +190,7 @@ final class Subscriptions {
     private void ssubscribe(String name) {
         commands.ssubscribe(name).whenComplete((ok, failure) -> {
             if (failure != null) {
+                failures.increment();
                 FAILURES.log("Redis refused or lost SSUBSCRIBE {}: {}; trying it again shortly", name,
                         failure.toString());
                 try {
@@ -196,9 +202,10 @@ final class Subscriptions {
         });
     }
 
-    private static void checked(String command, String name, RedisFuture<Void> reply) {
+    private void checked(String command, String name, RedisFuture<Void> reply) {
         reply.whenComplete((ok, failure) -> {
             if (failure != null) {
+                failures.increment();
                 FAILURES.log("Redis refused or lost " + command + " {}: {}", name, failure.toString());
             }
         });
