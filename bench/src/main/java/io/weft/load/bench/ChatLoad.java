@@ -29,6 +29,14 @@ interface ChatLoad extends AutoCloseable {
         return "/chat/room" + room;
     }
 
+    /**
+     * Batches the clients have written and read so far (HTTP requests and responses, or websocket frames), or null
+     * where the clients do not count them (the lean ones).
+     */
+    default long[] batches() {
+        return null;
+    }
+
     /** Client {@code from} publishes to room {@code room}, without waiting (on the ladder's thread). */
     void publish(int from, int room, long sentNanos, String padding);
 

@@ -3,6 +3,7 @@ package io.weft.load.bench;
 import io.weft.bayeux.Message;
 import io.weft.bayeux.Promise;
 import io.weft.client.BayeuxClient;
+import io.weft.client.TrafficListener;
 import io.weft.load.ClientRuntime;
 import io.weft.load.ServerProbe;
 import java.net.URI;
@@ -12,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Many {@code io.weft.client} clients on one {@link ClientRuntime}, client {@code i} talking to the {@code i}-th URL
@@ -30,6 +32,20 @@ final class Cohort implements AutoCloseable {
     private final int inFlight;
     private final long connectSeconds;
     private final List<BayeuxClient> clients = new ArrayList<>();
+    /** Batches the clients wrote (HTTP requests or websocket frames) and read (responses or frames). */
+    private final LongAdder sent = new LongAdder();
+    private final LongAdder received = new LongAdder();
+    private final TrafficListener traffic = new TrafficListener() {
+        @Override
+        public void onSend(BayeuxClient client, List<? extends Message> batch) {
+            sent.increment();
+        }
+
+        @Override
+        public void onReceive(BayeuxClient client, List<? extends Message> batch) {
+            received.increment();
+        }
+    };
 
     /** Clients of {@code runtime}; {@link #close()} stops it. */
     Cohort(ClientRuntime runtime, List<URI> urls, int inFlight, long connectSeconds) {
@@ -97,9 +113,19 @@ final class Cohort implements AutoCloseable {
 
     /** A new client of the cohort, the next index's, not handshaken: the caller drives it. */
     BayeuxClient add() {
-        BayeuxClient client = runtime.builder(urls.get(clients.size() % urls.size()).toString(), null).build();
+        BayeuxClient client = runtime.builder(urls.get(clients.size() % urls.size()).toString(), traffic).build();
         clients.add(client);
         return client;
+    }
+
+    /** Batches written by all the clients so far: HTTP requests, or websocket frames. */
+    long batchesSent() {
+        return sent.sum();
+    }
+
+    /** Batches read by all the clients so far: HTTP responses, or websocket frames. */
+    long batchesReceived() {
+        return received.sum();
     }
 
     BayeuxClient get(int index) {

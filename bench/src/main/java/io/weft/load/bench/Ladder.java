@@ -171,7 +171,7 @@ final class Ladder {
         for (long next = start; next < windowEnd; next += burstPeriod) {
             waitUntil(next);
             if (atStart == null && System.nanoTime() >= windowStart) {
-                atStart = snapshot();
+                atStart = snapshot(load);
             }
             for (int b = 0; b < plan.burst(); b++) {
                 int room = random.nextInt(plan.rooms());
@@ -182,7 +182,7 @@ final class Ladder {
                 }
             }
         }
-        Snapshot atEnd = snapshot();
+        Snapshot atEnd = snapshot(load);
         if (atStart == null) {
             atStart = atEnd;
         }
@@ -203,16 +203,24 @@ final class Ladder {
                 serverCpu < 0 ? Double.NaN : 100.0 * serverCpu / windowNanos,
                 serverCpu < 0 || delivered == 0 ? Double.NaN : serverCpu / 1000.0 / delivered,
                 clientCpu < 0 ? Double.NaN : 100.0 * clientCpu / windowNanos);
+        if (atStart.batches != null && atEnd.batches != null) {
+            // What the clients paid for what they got: a client's cost goes with the batches it handles.
+            long requests = atEnd.batches[0] - atStart.batches[0];
+            long responses = atEnd.batches[1] - atStart.batches[1];
+            log.printf(Locale.ROOT, "%d offered: clients wrote %.0f and read %.0f batches/s, %.2f messages per batch"
+                    + " read%n", offered, requests * 1e9 / windowNanos, responses * 1e9 / windowNanos,
+                    responses == 0 ? 0.0 : (double) delivered / responses);
+        }
         return new Rung(step, latencies);
     }
 
-    /** Arrivals and both processes' CPU at one moment. */
-    private record Snapshot(long arrivals, long serverCpu, long clientCpu) {
+    /** Arrivals, both processes' CPU and the clients' batches (or null) at one moment. */
+    private record Snapshot(long arrivals, long serverCpu, long clientCpu, long[] batches) {
     }
 
-    private Snapshot snapshot() {
+    private Snapshot snapshot(ChatLoad load) {
         return new Snapshot(window.arrivals(), ProcessStats.cpuNanos(plan.serverPid()),
-                ProcessStats.cpuNanos(ProcessStats.self()));
+                ProcessStats.cpuNanos(ProcessStats.self()), load.batches());
     }
 
     /** How many of clients {@code [0, clients)} are in room {@code room}: those with {@code i % rooms == room}. */

@@ -41,6 +41,11 @@ final class LibraryChatLoad implements ChatLoad, MessageListener {
     }
 
     @Override
+    public long[] batches() {
+        return new long[] {cohort.batchesSent(), cohort.batchesReceived()};
+    }
+
+    @Override
     public void onMessage(Message message) {
         long now = System.nanoTime();
         Object data = message.getData();
