@@ -13,6 +13,7 @@ import io.weft.transport.longpoll.PollingServer.Mount;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.AbstractConnectionPool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -44,6 +45,16 @@ class EventSourceProxyTest {
     private StreamPage pageThroughProxy(long idleCutMillis) throws Exception {
         proxy = new RelayProxy(server.uri(), idleCutMillis);
         return new StreamPage(HTTP.client(), proxy.front(server.uri()));
+    }
+
+    /** The connections the page's HTTP client holds to the proxy, busy or pooled. */
+    private int connectionsToTheProxy() {
+        int port = proxy.front(server.uri()).getPort();
+        return HTTP.client().getDestinations().stream()
+                .filter(destination -> destination.getOrigin().getAddress().getPort() == port)
+                .mapToInt(destination -> destination.getConnectionPool() instanceof AbstractConnectionPool pool
+                        ? pool.getConnectionCount() : destination.getConnectionPool().isEmpty() ? 0 : 1)
+                .sum();
     }
 
     private int heldConnects() {
@@ -108,9 +119,14 @@ class EventSourceProxyTest {
             // Heartbeats every 10 s, the proxy's patience 1 s: the stream is cut while the connect is held.
             page.stream.ended().get(10, TimeUnit.SECONDS);
             assertTrue(proxy.cuts() >= 1, "cut by the proxy");
-            // The page's POST connection went idle a moment after the stream: let the proxy cut it too, or the
-            // stream reopened below may go out on it as it is cut (the HTTP client reuses it), and fail.
+            // The page's POST connection went idle a moment after the stream: let the proxy cut it too, and the
+            // page's HTTP client see it cut, or the stream reopened below may go out on it as it is cut (the client
+            // reuses a pooled connection, and unlike a browser does not retry the GET), and fail without an answer.
+            // Waiting for the proxy alone was not enough (CI failed once more, status 0): the client learns of the
+            // close a moment later.
             Await.until(Duration.ofSeconds(5), proxy::open, n -> n == 0, "every idle connection cut");
+            Await.until(Duration.ofSeconds(5), this::connectionsToTheProxy, n -> n == 0,
+                    "the page's HTTP client let go of the connections the proxy cut");
             publish("/orders", "order 2");
             publish("/orders", "order 3");
 
