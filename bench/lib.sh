@@ -62,7 +62,10 @@ trap 'exit 130' INT TERM
 # A watchdog: the whole script ends after $1 seconds whatever happens.
 bench_deadline() {
     local seconds=$1 me=$$
-    ( sleep "$seconds"; echo "bench: time limit of ${seconds}s reached, stopping" >&2; kill -TERM "$me" ) &
+    # The sleep gets none of the script's streams: the watchdog killed at exit leaves it behind, and a sleep holding a
+    # pipe the script writes to would keep its reader (bench/x.sh | tail) waiting until the time limit.
+    ( sleep "$seconds" </dev/null >/dev/null 2>&1
+      echo "bench: time limit of ${seconds}s reached, stopping" >&2; kill -TERM "$me" ) &
     WATCHDOG=$!
     disown "$WATCHDOG" 2>/dev/null || true
     trap 'kill $WATCHDOG 2>/dev/null || true; cleanup' EXIT
