@@ -31,7 +31,7 @@ for round in $(seq 1 "${ALLOC_ROUNDS:-1}"); do
 for transport in ${ALLOC_TRANSPORTS:-websocket long-polling}; do
     for run in "${runs[@]}"; do
         name=${run%%=*}
-        case $name in weft-netty) server=weft-netty ;; weft-*) server=weft ;; *) server=$name ;; esac # weft-X: a variant
+        server=$(server_of "$name")
         port=$(free_port)
         jfr="$JFRS/$name-$transport-$round.jfr"; out="$JFRS/$name-$transport-$round.out"
         WEFT_CP_PREPEND="${run#*=}" start_server "$server" "$port"

@@ -33,7 +33,7 @@ for round in $(seq 1 "${CPU_ROUNDS:-1}"); do
 for transport in ${CPU_TRANSPORTS:-websocket long-polling}; do
     for run in "${runs[@]}"; do
         name=${run%%=*}
-        case $name in weft-netty) server=weft-netty ;; weft-*) server=weft ;; *) server=$name ;; esac # weft-X: a variant
+        server=$(server_of "$name")
         port=$(free_port)
         base="$DIR/$name-$transport-$round"
         # JFR starts with the JVM: started in the middle of the load instead, its own start-up (class loading and

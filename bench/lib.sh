@@ -155,6 +155,12 @@ start_server() {
     echo "$kind did not start" >&2; cat "$logf" >&2; return 1
 }
 
+# server_of RUN_NAME: the server a profiling run starts: weft-netty as it is, any other weft-X (a variant of Weft's
+# classes) the weft load server, a peer by its name.
+server_of() {
+    case $1 in weft-netty) echo weft-netty ;; weft-*) echo weft ;; *) echo "$1" ;; esac
+}
+
 stop_server() {
     if [[ -n "${SERVER_PID:-}" ]]; then
         kill -TERM -- "-$SERVER_PID" 2>/dev/null || true

@@ -69,11 +69,6 @@ final class RelayProxy implements AutoCloseable {
         return cuts.get();
     }
 
-    /** How many connections pass through it now. */
-    int open() {
-        return live.size();
-    }
-
     private void accept() {
         while (!closed) {
             try {
