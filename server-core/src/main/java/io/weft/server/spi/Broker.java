@@ -4,7 +4,10 @@ import io.weft.bayeux.ChannelId;
 import io.weft.bayeux.Codec;
 import io.weft.bayeux.Message;
 import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.HistoryRule;
 import io.weft.server.internal.Bootstrap;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * Moves broadcast messages between the nodes of a cluster, and nothing else: each node fans out to its own sessions
@@ -54,6 +57,41 @@ public interface Broker {
 
     /** The server is closing. */
     void stop();
+
+    /**
+     * Whether this broker keeps the history of channels with a {@link HistoryRule} for the whole cluster, so that any
+     * node serves any channel's history; then the engine publishes those channels through
+     * {@link #publish(Message, HistoryRule, Consumer)} and reads them through {@link #history}, and keeps none of its
+     * own. A broker that does not (the default) leaves history to each node's memory, where it does not outlive the
+     * node.
+     */
+    default boolean keepsHistory() {
+        return false;
+    }
+
+    /**
+     * A message published on this node on a channel with history (frozen, without a position): the broker gives it
+     * the channel's next offset, keeps it (within {@code rule}'s size, bytes and time) and publishes it, all three
+     * at once (never one without the others), then calls {@code done} with null, or with the failure if it could do
+     * none of them. Every node, this one included, receives it through {@link Hub#deliver} carrying its position in
+     * {@code ext.history} ({@link History.Position#toMap}), in offset order per channel; this node delivers it to its
+     * own subscribers only then, so that all nodes deliver a channel in one order.
+     */
+    default void publish(Message message, HistoryRule rule, Consumer<Throwable> done) {
+        throw new UnsupportedOperationException("this broker keeps no history");
+    }
+
+    /**
+     * Reads the history of {@code channel} (covered by {@code rule}) after {@code after}, and its position now; the
+     * channel's epoch is created if it has none yet, so that the position given is one a later read recovers from.
+     * With {@code after} null: the position only (no messages, complete). Otherwise complete with the publications
+     * after it, in order, when its epoch is the channel's and none after it was trimmed or expired and there are at
+     * most {@code max}; else not complete and no messages. {@code done} gets the page, or a failure.
+     */
+    default void history(ChannelId channel, HistoryRule rule, History.Position after, int max,
+            BiConsumer<History.Page, Throwable> done) {
+        throw new UnsupportedOperationException("this broker keeps no history");
+    }
 
     /** This node, as its broker sees it. */
     interface Hub {
