@@ -78,6 +78,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
         LocalFanOut fanOut = new LocalFanOut(tree, delivery, options.broadcastToPublisher(), guard);
         this.relay = new Relay(fanOut, codec, guard);
         this.histories = new Histories(options, scheduler, refusals, relay, codec::encodedLength);
+        relay.keepIn(histories, tree);
         Publisher publisher = new Publisher(tree, fanOut, relay, histories, guard);
         hooks.wire(delivery, publisher, relay);
         this.engine = new EngineImpl(new EngineParts(this, codec, sessions, tree, extensions, publisher, listeners,
