@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * Which broadcast channels keep a history, and how much of it: the last {@code size} publications of each channel
  * matched by {@code pattern} (a channel, {@code /a/*} or {@code /a/**}), none older than {@code ttlMillis}, at most
- * {@code maxBytes} of encoded messages per channel. Given to {@link ServerOptions.Builder#history} or, as text, as the
+ * {@code maxBytes} of encoded messages per channel. Given to {@code ServerOptions.Builder.history} or, as text, as the
  * {@code history} option: {@code /chat/**:size=1000,ttl=300s,bytes=1m}, several rules separated by {@code ;}, the
  * first that matches a channel deciding.
  *
