@@ -22,7 +22,7 @@ public record HistoryRule(ChannelId pattern, int size, long ttlMillis, int maxBy
 
     public HistoryRule {
         Objects.requireNonNull(pattern, "pattern");
-        if (!pattern.isBroadcast()) {
+        if (pattern.isMeta() || pattern.isService()) { // isBroadcast() would refuse every wildcard pattern
             throw new IllegalArgumentException("history is for broadcast channels, not " + pattern);
         }
         if (size < 1 || size > 1_000_000) {
