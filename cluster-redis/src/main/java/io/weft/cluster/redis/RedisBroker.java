@@ -62,6 +62,11 @@ import org.slf4j.LoggerFactory;
  * each name a session needs is SSUBSCRIBEd on its shard; one publish and one pub/sub connection per shard. Each
  * publisher's order then holds per channel, not across channels on different shards.
  *
+ * <p>With {@link RedisBrokerOptions#history} (the default) it also keeps the history of channels with a history rule
+ * ({@link #keepsHistory}): one script per publish on such a channel numbers it, keeps it in the channel's Redis Stream
+ * and publishes it, and every node, this one included, delivers it with its position; one script per read
+ * ({@link RedisHistory}, {@link HistoryKeys}).
+ *
  * <p>When Redis goes away, each node's own fan-out goes on; publishes meanwhile fail at once, are counted
  * ({@link Stats#publishFailures}) and logged in one line (then a summary per minute), not one stack trace each. Lettuce
  * reconnects by itself, subscribes again to what this node had, and cross-node delivery resumes; what was published
@@ -350,7 +355,9 @@ public final class RedisBroker implements Broker {
      * One script on the channel's keys ({@link HistoryKeys}; sharded: on the shard of the channel's name) numbers the
      * message, appends it to the channel's stream within {@code rule} and PUBLISHes (sharded: SPUBLISHes to the
      * channel's name) it with its position: all or nothing. {@code done} gets null once Redis ran it, or the failure
-     * (Redis away, too slow, too many pending; counted in {@link Stats#publishFailures}); on a Lettuce thread. Every
+     * (Redis away, too slow, too many pending; counted in {@link Stats#publishFailures}); on a Lettuce thread, or at
+     * once on the caller's when Lettuce refuses the command (disconnected). A script that timed out may still have run
+     * late: then the nodes deliver it and it is kept although {@code done} had the timeout. Every
      * node subscribed to the channel, this one included, delivers it when Redis sends it, stamped with its position.
      * Sharded, the names of the wildcards that could match the channel are on other shards, beyond the script: they
      * get the message, with its position, by SPUBLISHes sent once the script has run (README, "History").
@@ -432,7 +439,7 @@ public final class RedisBroker implements Broker {
      * lost or never was), reads its position and, after {@code after}, at most {@code max} entries (what Redis sends
      * back is bounded by that); complete only if the epoch is {@code after}'s and every publication after it is still
      * kept (none trimmed by size or bytes, none older than the ttl). {@code done} gets the page or the failure (counted
-     * in {@link Stats#historyReadFailures}), on a Lettuce thread.
+     * in {@link Stats#historyReadFailures}), on a Lettuce thread (or the caller's, when Lettuce refuses the command).
      */
     @Override
     public void history(ChannelId channel, HistoryRule rule, History.Position after, int max,
