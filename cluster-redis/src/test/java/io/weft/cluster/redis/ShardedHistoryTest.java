@@ -106,6 +106,46 @@ class ShardedHistoryTest {
     }
 
     @Test
+    void twoNodesPublishingAtOnceOnOneChannelGiveEveryNodeOneOffsetOrder() throws Exception {
+        HistoryNode a = node();
+        HistoryNode b = node();
+        String room = "/hs/both";
+        a.subscribe(room);
+        b.subscribe(room);
+        Await.until(HistoryNode.WITHIN, () -> numsub(room), List.of(2)::equals, "both subscribe " + room);
+
+        int each = 100;
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        Thread fromB = new Thread(() -> {
+            for (int i = 0; i < each; i++) {
+                CompletableFuture<Void> published = b.publish(room, "b" + i, RULE);
+                synchronized (done) {
+                    done.add(published);
+                }
+            }
+        });
+        fromB.start();
+        for (int i = 0; i < each; i++) {
+            CompletableFuture<Void> published = a.publish(room, "a" + i, RULE);
+            synchronized (done) {
+                done.add(published);
+            }
+        }
+        fromB.join();
+        for (CompletableFuture<Void> published : done) {
+            HistoryNode.await(published);
+        }
+        for (HistoryNode node : List.of(a, b)) {
+            Await.until(HistoryNode.WITHIN, () -> node.delivered(room).size() >= 2 * each, "all delivered");
+            String epoch = node.positions(room).get(0).epoch();
+            assertEquals(LongStream.rangeClosed(1, 2 * each).mapToObj(n -> new History.Position(epoch, n)).toList(),
+                    node.positions(room), "offsets 1..200 in order, each once, own publishes included");
+        }
+        assertEquals(a.delivered(room).stream().map(Message::getData).toList(),
+                b.delivered(room).stream().map(Message::getData).toList(), "one order on both nodes");
+    }
+
+    @Test
     void withAChannelsShardAwayItsPublishesAndReadsFailAndItComesBackInANewEpoch() throws Exception {
         // One-segment channels go to their own name and to weft:/*: keep weft:/* on a shard that stays up.
         int dead = (redis.shardOf("weft:/*") + 1) % 3;
