@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * Which broadcast channels keep a history, and how much of it: the last {@code size} publications of each channel
  * matched by {@code pattern} (a channel, {@code /a/*} or {@code /a/**}), none older than {@code ttlMillis}, at most
- * {@code maxBytes} of encoded messages per channel. Given to {@code ServerOptions.Builder.history} or, as text, as the
+ * {@code maxBytes} of encoded messages per channel. Given to {@link ServerOptions.Builder#history} or, as text, as the
  * {@code history} option: {@code /chat/**:size=1000,ttl=300s,bytes=1m}, several rules separated by {@code ;}, the
  * first that matches a channel deciding.
  *
@@ -22,7 +22,7 @@ public record HistoryRule(ChannelId pattern, int size, long ttlMillis, int maxBy
 
     public HistoryRule {
         Objects.requireNonNull(pattern, "pattern");
-        if (pattern.isMeta() || pattern.isService()) { // isBroadcast() would refuse every wildcard pattern
+        if (pattern.isMeta() || pattern.isService()) {
             throw new IllegalArgumentException("history is for broadcast channels, not " + pattern);
         }
         if (size < 1 || size > 1_000_000) {
@@ -73,7 +73,8 @@ public record HistoryRule(ChannelId pattern, int size, long ttlMillis, int maxBy
                         case "size" -> size = Integer.parseInt(value);
                         case "ttl" -> ttl = millis(value);
                         case "bytes" -> bytes = Math.toIntExact(bytes(value));
-                        default -> throw new IllegalArgumentException("no setting '" + key + "' (size, ttl, bytes)");
+                        default -> throw new IllegalArgumentException("history rule '" + text + "': no setting '" + key
+                                + "' (size, ttl, bytes)");
                     }
                 } catch (NumberFormatException | ArithmeticException x) {
                     throw new IllegalArgumentException("history rule '" + text + "': '" + item + "' is not a number");
