@@ -35,6 +35,11 @@ public record BayeuxError(int code, String reason, String message) {
     public static final BayeuxError SERVICE_FAILED = new BayeuxError(500, null, "service_failed");
     /** The server is closing: the client should handshake again, with another node if there is one. */
     public static final BayeuxError SERVER_CLOSING = new BayeuxError(503, null, "server_closing");
+    /**
+     * The server is draining ({@code BayeuxServer.drain}): the client should handshake again, through its load
+     * balancer, which sends it to another node.
+     */
+    public static final BayeuxError SERVER_DRAINING = new BayeuxError(503, null, "server_draining");
 
     public BayeuxError {
         Objects.requireNonNull(message, "message");
