@@ -163,6 +163,8 @@ public final class WeftMetrics implements MeterBinder {
                 ServerStats::slowConsumerDisconnects, Tags.empty());
         counter(registry, "weft.messages.resent", "messages queued again for the ack extension",
                 ServerStats::messagesResent, Tags.empty());
+        counter(registry, "weft.sessions.drained", "sessions a drain ended, their clients sent to another node",
+                ServerStats::sessionsDrained, Tags.empty());
         for (String type : CONNECTION_TYPES) {
             counter(registry, "weft.written.bytes", "bytes of responses and frames encoded to write",
                     stats -> stats.bytesWrittenByConnectionType().getOrDefault(type, 0L),
