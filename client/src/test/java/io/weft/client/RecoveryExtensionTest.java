@@ -223,6 +223,27 @@ class RecoveryExtensionTest {
         }
 
         @Test
+        void aDrainedNodeIsLeftForAnotherWhereTheSubscriptionRecovers() throws Exception {
+            BayeuxClient client = client(BayeuxClient.builder("http://localhost/cometd"));
+            client.handshake();
+            handshake("c1");
+            Message.Mutable held = webSocket.next("/meta/connect");
+            client.subscribe("/chat/a", message -> received.add(message.getData()));
+            webSocket.reply(webSocket.next("/meta/subscribe"), Map.of("successful", true, "subscription", "/chat/a",
+                    "ext", Map.of("recover", Map.of("/chat/a", position("E1", 2)))));
+
+            Map<String, Object> draining = Map.of("successful", false, "error", "503::server_draining",
+                    "advice", Map.of("reconnect", "handshake", "interval", 0));
+            webSocket.reply(held, draining);
+            webSocket.reply(webSocket.next("/meta/handshake"), draining); // the same node, still draining
+            handshake("c2"); // another node
+
+            Message.Mutable again = webSocket.next("/meta/subscribe");
+            assertEquals("c2", again.getClientId());
+            assertEquals(Map.of("recover", Map.of("/chat/a", position("E1", 2))), again.getExt());
+        }
+
+        @Test
         void withRecoveryOffNothingIsAskedForOrDropped() throws Exception {
             BayeuxClient client = client(BayeuxClient.builder("http://localhost/cometd").recovery(false));
             client.handshake();
