@@ -204,20 +204,24 @@ test('Positions: a message is new when past the position kept in its epoch, or o
     assert.deepEqual(positions.all(), {'/a': {epoch: 'F', offset: 1}, '/b': {epoch: 'E', offset: 1}});
 });
 
-test('Positions: a reply moves the position only where live delivery starts from it', () => {
+test('Positions: a reply gives a position only where the client has none in its epoch', () => {
     const positions = new Positions();
     positions.accept({channel: '/a', data: 1, ext: {history: {epoch: 'E', offset: 5}}});
     positions.accept({channel: '/b', data: 1, ext: {history: {epoch: 'E', offset: 5}}});
     positions.accept({channel: '/c', data: 1, ext: {history: {epoch: 'E', offset: 9}}});
+    positions.accept({channel: '/e', data: 1, ext: {history: {epoch: 'E', offset: 4}}});
     const outcomes = positions.replied({channel: '/meta/subscribe', successful: true, subscription: '/*', ext: {recover: {
         '/a': {epoch: 'E', offset: 8, recovered: true}, // 6 to 8 follow: 5 stays
         '/b': {epoch: 'G', offset: 1, recovered: false}, // a new stream: from 1
         '/c': {epoch: 'E', offset: 7}, // already past it
         '/d': {epoch: 'E', offset: 3}, // a first position
+        '/e': {epoch: 'E', offset: 6, recovered: false}, // 5 and 6 may be on their way (another subscription)
+        '/f': {recovered: false}, // the server could not read its history
     }}});
     assert.deepEqual(positions.all(), {'/a': {epoch: 'E', offset: 5}, '/b': {epoch: 'G', offset: 1},
-        '/c': {epoch: 'E', offset: 9}, '/d': {epoch: 'E', offset: 3}});
-    assert.deepEqual(outcomes.map(o => [o.channel, o.recovered]), [['/a', true], ['/b', false]]);
+        '/c': {epoch: 'E', offset: 9}, '/d': {epoch: 'E', offset: 3}, '/e': {epoch: 'E', offset: 4}});
+    assert.deepEqual(outcomes.map(o => [o.channel, o.recovered, o.epoch, o.offset]),
+        [['/a', true, 'E', 8], ['/b', false, 'G', 1], ['/e', false, 'E', 6], ['/f', false, null, null]]);
     assert.deepEqual(positions.replied({channel: '/meta/subscribe', successful: false, ext: {recover: {
         '/a': {epoch: 'X', offset: 1, recovered: false}}}}), [], 'an unsuccessful reply changes nothing');
     assert.deepEqual(positions.get('/a'), {epoch: 'E', offset: 5});

@@ -206,13 +206,14 @@ export class Positions {
     }
 
     /**
-     * A successful subscribe reply: keeps the positions its `ext.recover` gives, and returns, for each channel it
-     * answers a recovery for, `{channel, subscription, recovered, epoch, offset}` (the channel's position now).
+     * A successful subscribe reply: keeps the positions its `ext.recover` gives where the client has none in that
+     * epoch, and returns, for each channel it answers a recovery for, `{channel, subscription, recovered, epoch,
+     * offset}` (the channel's position now; both null when the server could not read its history).
      *
-     * When recovered, what was missed follows (or came already) and moves the position kept on; the reply's own
-     * position, the channel's latest, must not, or what follows would be taken for duplicates and lost. Otherwise
-     * (not recovered, or no position was asked about) live delivery goes on from the reply's position, which is kept
-     * unless the client is already past it in that epoch.
+     * A reply's position, the channel's latest, never moves on a position kept in its epoch: what is delivered after
+     * it moves that on. When recovered, what was missed follows (or came already), and would be taken for
+     * duplicates; when the session already had the channel through another subscription, what is on its way would.
+     * A position of no use (behind what the server still has) costs nothing: the next recovery says it is too old.
      */
     replied(reply) {
         const outcomes = [];
@@ -221,17 +222,17 @@ export class Positions {
             return outcomes;
         }
         for (const [channel, value] of Object.entries(entries)) {
-            const position = positionOf(value);
-            if (!position || !channel.startsWith('/')) {
+            if (value === null || typeof value !== 'object' || !channel.startsWith('/')) {
                 continue;
             }
+            const position = positionOf(value);
             const kept = this.#positions.get(channel);
-            if (value.recovered !== true
-                    && !(kept && kept.epoch === position.epoch && kept.offset >= position.offset)) {
+            if (position && value.recovered !== true && !(kept && kept.epoch === position.epoch)) {
                 this.#changed(channel, position);
             }
             if (typeof value.recovered === 'boolean') {
-                outcomes.push({channel, subscription: reply.subscription, recovered: value.recovered, ...position});
+                outcomes.push({channel, subscription: reply.subscription, recovered: value.recovered,
+                    epoch: position ? position.epoch : null, offset: position ? position.offset : null});
             }
         }
         return outcomes;

@@ -160,12 +160,13 @@ final class RecoveryExtension implements ClientExtension {
     }
 
     /**
-     * A subscribe reply: keeps the positions its {@code ext.recover} gives, and returns the recoveries it answers.
+     * A subscribe reply: keeps the positions its {@code ext.recover} gives where the client has none in that epoch,
+     * and returns the recoveries it answers.
      *
-     * <p>When recovered, what was missed follows (or came already) and moves the position kept on; the reply's own
-     * position, the channel's latest, must not, or what follows would be taken for duplicates and lost. Otherwise (not
-     * recovered, or no position was asked about) live delivery goes on from the reply's position, which is kept unless
-     * the client is already past it in that epoch.
+     * <p>A reply's position, the channel's latest, never moves on a position kept in its epoch: what is delivered after
+     * it moves that on. When recovered, what was missed follows (or came already), and would be taken for duplicates;
+     * when the session already had the channel through another subscription, what is on its way would. A position of
+     * no use (behind what the server still has) costs nothing: the next recovery says it is too old.
      */
     synchronized List<Recovery> replied(Message reply) {
         if (!reply.isSuccessful()) {
@@ -179,19 +180,20 @@ final class RecoveryExtension implements ClientExtension {
         Object subscription = reply.get(Message.SUBSCRIPTION);
         List<Recovery> recoveries = new ArrayList<>();
         for (Map.Entry<?, ?> entry : entries.entrySet()) {
-            Position position = Position.from(entry.getValue());
-            if (!(entry.getKey() instanceof String channel) || position == null || !ChannelId.isValid(channel)) {
+            if (!(entry.getKey() instanceof String channel) || !(entry.getValue() instanceof Map<?, ?> value)
+                    || !ChannelId.isValid(channel)) {
                 continue;
             }
-            Object recovered = ((Map<?, ?>) entry.getValue()).get(RECOVERED);
+            Position position = Position.from(value);
+            Object recovered = value.get(RECOVERED);
             Position kept = positions.get(channel);
-            boolean behind = kept == null || !kept.epoch().equals(position.epoch()) || kept.offset() < position.offset();
-            if (!Boolean.TRUE.equals(recovered) && behind) {
+            if (position != null && !Boolean.TRUE.equals(recovered)
+                    && (kept == null || !kept.epoch().equals(position.epoch()))) {
                 keep(channel, position);
             }
             if (recovered instanceof Boolean flag) {
                 recoveries.add(new Recovery(channel, subscription instanceof String s ? s : null, flag,
-                        position.epoch(), position.offset()));
+                        position == null ? null : position.epoch(), position == null ? -1 : position.offset()));
             }
         }
         return recoveries;

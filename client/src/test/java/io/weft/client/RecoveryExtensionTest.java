@@ -99,15 +99,18 @@ class RecoveryExtensionTest {
         }
 
         @Test
-        void aReplyMovesThePositionOnlyWhereLiveDeliveryStartsFromIt() {
+        void aReplyGivesAPositionOnlyWhereTheClientHasNoneInItsEpoch() {
             recovery.incoming(null, delivered("/a", "E", 5));
             recovery.incoming(null, delivered("/b", "E", 5));
             recovery.incoming(null, delivered("/c", "E", 9));
+            recovery.incoming(null, delivered("/e", "E", 4));
             Map<String, Object> recover = new LinkedHashMap<>();
             recover.put("/a", position("E", 8, true)); // 6 to 8 follow: 5 stays, or they would be dropped
             recover.put("/b", position("G", 1, false)); // a new stream: live from 1
             recover.put("/c", position("E", 7)); // already past it
             recover.put("/d", position("E", 3)); // a first position
+            recover.put("/e", position("E", 6, false)); // 5 and 6 may be on their way (another subscription)
+            recover.put("/f", Map.of("recovered", false)); // the server could not read its history
 
             recovery.incoming(null, subscribeReply("/*", recover));
 
@@ -115,8 +118,10 @@ class RecoveryExtensionTest {
             assertEquals(new Position("G", 1), recovery.position("/b"));
             assertEquals(new Position("E", 9), recovery.position("/c"));
             assertEquals(new Position("E", 3), recovery.position("/d"));
-            assertEquals(List.of(new Recovery("/a", "/*", true, "E", 8), new Recovery("/b", "/*", false, "G", 1)),
-                    told);
+            assertEquals(new Position("E", 4), recovery.position("/e"));
+            assertNull(recovery.position("/f"));
+            assertEquals(List.of(new Recovery("/a", "/*", true, "E", 8), new Recovery("/b", "/*", false, "G", 1),
+                    new Recovery("/e", "/*", false, "E", 6), new Recovery("/f", "/*", false, null, -1)), told);
             assertTrue(recovery.incoming(null, delivered("/a", "E", 6)), "recovered messages are delivered");
         }
 
@@ -154,6 +159,8 @@ class RecoveryExtensionTest {
             assertNull(recovery.position("/a"));
             recovery.incoming(null, subscribeReply("/a", Map.of("/a", Map.of("epoch", 7, "offset", 1))));
             assertNull(recovery.position("/a"));
+            assertTrue(told.isEmpty());
+            recovery.incoming(null, subscribeReply("/a", Map.of("/a", "recovered")));
             assertTrue(told.isEmpty());
         }
     }
