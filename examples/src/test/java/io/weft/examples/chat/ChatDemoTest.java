@@ -37,6 +37,10 @@ class ChatDemoTest {
             assertEquals(200, client.statusCode());
             assertTrue(client.headers().firstValue("Content-Type").orElse("").startsWith("text/javascript"),
                     "ES modules need a JavaScript MIME type: " + client.headers());
+            HttpResponse<String> extension = get(base + "/weft-recovery.js"); // for the official client, beside it
+            assertEquals(200, extension.statusCode());
+            assertTrue(extension.headers().firstValue("Content-Type").orElse("").startsWith("text/javascript")
+                    && extension.body().contains("export class WeftRecoveryExtension"), extension.headers().toString());
 
             HttpResponse<String> handshake = http.send(HttpRequest.newBuilder(URI.create(base + "/cometd"))
                     .header("Content-Type", "application/json")
