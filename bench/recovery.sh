@@ -15,16 +15,16 @@
 #
 # Default: 500 subscribers, websocket and long-polling, faults none, kill and rolling, 10 s + 20 s: about 15 minutes
 # with recovery (12 runs). TRANSPORTS="websocket", FAULTS="kill rolling", SUBSCRIBERS=N, FAULT_AT=S, AFTER=S to narrow.
-# BENCH_SHORT=1: 50 subscribers, 3 s + 4 s, into bench/target/short.
-# Writes docs/benchmarks/recovery-failover.csv (a row per run) and the table in recovery-failover.md (between its
-# table markers; the rest of the page is prose kept as it is).
+# BENCH_SHORT=1: 50 subscribers, 3 s + 8 s, into bench/target/short.
+# Writes docs/benchmarks/recovery-failover.csv (a row per run; KEEP_CSV=1 appends to the rows there) and the table in
+# recovery-failover.md (between its table markers; the rest of the page is prose kept as it is).
 source "$(dirname "$0")/lib.sh"
 # Its own build folder: the other scripts' bench/target/load-client and bench/target/harness may be rebuilt under a run.
 BUILD="$BENCH_DIR/target/recovery"
 mkdir -p "$BUILD"
 SUBSCRIBERS="${SUBSCRIBERS:-500}"; FAULT_AT="${FAULT_AT:-10}"; AFTER="${AFTER:-20}"
 TRANSPORTS="${TRANSPORTS:-websocket long-polling}"; FAULTS="${FAULTS:-none kill rolling}"
-if short; then SUBSCRIBERS=50; FAULT_AT=3; AFTER=4; fi
+if short; then SUBSCRIBERS=50; FAULT_AT=3; AFTER=8; fi
 EXTENSION="$ROOT/examples/src/main/resources/static/weft-recovery.js"
 case "${RECOVERY:-auto}" in
     auto) if [[ -f "$EXTENSION" ]]; then MODES="false true"; else MODES="false"; fi ;;
@@ -40,7 +40,7 @@ done
 if [[ "${BENCH_SKIP_BUILD:-0}" != 1 || ! -f "$BUILD/harness/classpath.txt" ]]; then
     build_weft
 fi
-CSV="$OUT/recovery-failover.csv"; rm -f "$CSV"
+CSV="$OUT/recovery-failover.csv"; [[ "${KEEP_CSV:-0}" == 1 ]] || rm -f "$CSV"
 COMMIT=$(cd "$WEFT_SRC" && git rev-parse --short HEAD)
 STARTED=$(date -u +"%Y-%m-%d %H:%M")
 
@@ -72,7 +72,7 @@ csv_file, page, commit, started, load = sys.argv[1:6]
 rows = list(csv.DictReader(open(csv_file))) if os.path.exists(csv_file) else []
 def n(v):
     return f"{int(v):,}"
-lines = [f"Measured {started} UTC at `{commit}` (load average {load} at the end), "
+lines = [f"Last run {started} UTC at `{commit}` (load average {load} at its end), "
          + (f"{rows[0]['subscribers']} subscribers, {rows[0]['rate']} msgs/s over {rows[0]['channels']} channels."
             if rows else "no run completed."), "",
          "| transport | fault | recovery | lost | duplicated | out of order | subscribers that lost (each) "

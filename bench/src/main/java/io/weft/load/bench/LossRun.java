@@ -1,6 +1,5 @@
 package io.weft.load.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -100,19 +99,25 @@ final class LossRun {
             Files.copy(source, script, StandardCopyOption.REPLACE_EXISTING);
         }
         try (LossCluster cluster = LossCluster.start(settings.dir(), settings.haproxyConfig(), serverArguments);
-                Subscribers node = new Subscribers(command(settings, script, cluster), settings)) {
-            long publishing = node.awaitPublishing();
-            sleepUntil(publishing + settings.faultAt().toMillis());
+                Script subscribers = new Script(subscribers(settings, script, cluster), settings, "subscribers");
+                Script publisher = new Script(publisher(settings, script, cluster), settings, "publisher")) {
+            subscribers.await("READY", Duration.ofSeconds(120));
+            publisher.await("READY", Duration.ofSeconds(30));
+            subscribers.await("WARMED", Duration.ofSeconds(70));
+            publisher.send("GO");
+            String publishing = publisher.await("PUBLISHING ", Duration.ofSeconds(10)).trim();
+            subscribers.send("PUBLISHING " + publishing);
+            sleepUntil(Long.parseLong(publishing) + settings.faultAt().toMillis());
             switch (settings.fault()) {
                 case NONE -> {
                 }
                 case KILL -> {
-                    node.fault("kill -9 a");
+                    subscribers.send(fault("kill -9 a"));
                     cluster.node("a").kill();
                 }
                 case ROLLING -> {
                     for (String name : List.of("a", "b")) {
-                        node.fault("SIGTERM " + name);
+                        subscribers.send(fault("SIGTERM " + name));
                         LossNode restarted = cluster.node(name);
                         restarted.terminate(Duration.ofSeconds(90));
                         restarted.start();
@@ -121,8 +126,15 @@ final class LossRun {
                 }
             }
             sleepUntil(System.currentTimeMillis() + settings.after().toMillis());
-            return LossResult.of(settings, node.stop());
+            publisher.send("STOP");
+            subscribers.send("END " + publisher.await("PUBLISHED ", Duration.ofSeconds(90)));
+            return LossResult.of(settings, JSON.readTree(subscribers.await("REPORT ", Duration.ofSeconds(90))));
         }
+    }
+
+    /** A FAULT line: the fault is made now. */
+    private static String fault(String label) {
+        return "FAULT " + System.currentTimeMillis() + " " + label;
     }
 
     /**
@@ -140,15 +152,19 @@ final class LossRun {
         return modules.resolve(settings.recoveryScript().getFileName());
     }
 
-    private static List<String> command(Settings settings, Path script, LossCluster cluster) throws IOException {
-        List<String> command = new ArrayList<>(List.of("node", script.getFileName().toString(),
-                "front=" + cluster.frontUrl(), "publish=" + cluster.publishUrl(),
-                "transport=" + settings.transport(), "subscribers=" + settings.subscribers(),
-                "channels=" + settings.channels(), "rate=" + settings.rate(), "prefix=" + PREFIX, "max-seconds=900"));
+    private static List<String> subscribers(Settings settings, Path script, LossCluster cluster) throws IOException {
+        List<String> command = new ArrayList<>(List.of("node", script.getFileName().toString(), "role=subscribers",
+                "front=" + cluster.frontUrl(), "transport=" + settings.transport(),
+                "subscribers=" + settings.subscribers(), "channels=" + settings.channels(), "prefix=" + PREFIX));
         if (settings.recovery()) {
             command.add("recovery=" + recoveryModules(settings));
         }
         return command;
+    }
+
+    private static List<String> publisher(Settings settings, Path script, LossCluster cluster) {
+        return List.of("node", script.getFileName().toString(), "role=publisher", "publish=" + cluster.publishUrl(),
+                "channels=" + settings.channels(), "rate=" + settings.rate(), "prefix=" + PREFIX);
     }
 
     private static void sleepUntil(long epochMillis) throws InterruptedException {
@@ -158,45 +174,34 @@ final class LossRun {
         }
     }
 
-    /** The Node process of loss.mjs: its protocol lines, its stdin for FAULT and STOP, its output in node.log. */
-    private static final class Subscribers implements AutoCloseable {
+    /** A process of loss.mjs in one role: its lines, its stdin, its output in ROLE.log. */
+    private static final class Script implements AutoCloseable {
+        private static final String ENDED = "(loss.mjs ended)";
+
         private final Process process;
         private final Writer stdin;
         private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         private final Path log;
 
-        Subscribers(List<String> command, Settings settings) throws IOException {
-            log = settings.dir().resolve("node.log");
+        Script(List<String> command, Settings settings, String role) throws IOException {
+            log = settings.dir().resolve(role + ".log");
             process = new ProcessBuilder(command)
                     .directory(settings.npmPrefix().toFile())
                     .redirectErrorStream(true)
                     .start();
             stdin = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
-            Thread reader = new Thread(this::read, "loss-subscribers");
+            Thread reader = new Thread(this::read, "loss-" + role);
             reader.setDaemon(true);
             reader.start();
         }
 
-        /** Waits for PUBLISHING: every subscriber has its subscription; returns when the numbering started. */
-        long awaitPublishing() throws Exception {
-            return Long.parseLong(await("PUBLISHING ", Duration.ofSeconds(150)).trim());
-        }
-
-        /** Tells the subscribers that a fault is made now. */
-        void fault(String label) throws IOException {
-            stdin.write("FAULT " + System.currentTimeMillis() + " " + label + "\n");
+        void send(String line) throws IOException {
+            stdin.write(line + "\n");
             stdin.flush();
-        }
-
-        /** Stops the publisher and returns the subscribers' report. */
-        JsonNode stop() throws Exception {
-            stdin.write("STOP\n");
-            stdin.flush();
-            return JSON.readTree(await("REPORT ", Duration.ofSeconds(90)));
         }
 
         /** The rest of the first line that starts with {@code prefix}; a FAIL line or the end of the process fails. */
-        private String await(String prefix, Duration within) throws Exception {
+        String await(String prefix, Duration within) throws Exception {
             long deadline = System.nanoTime() + within.toNanos();
             while (true) {
                 String line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -212,8 +217,6 @@ final class LossRun {
                 }
             }
         }
-
-        private static final String ENDED = "(loss.mjs ended)";
 
         private void read() {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
@@ -231,7 +234,7 @@ final class LossRun {
             lines.add(ENDED);
         }
 
-        /** Gives the process a moment to end by itself (it does after REPORT), then kills it. */
+        /** Gives the process a moment to end by itself (it does after its last line), then kills it. */
         @Override
         public void close() {
             try {

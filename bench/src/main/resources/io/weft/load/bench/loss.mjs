@@ -1,18 +1,22 @@
 // The subscribers and the publisher of a loss run (LossRun, bench/recovery.sh): official CometD JavaScript clients
 // (npm cometd 9.0.0 in Node, through cometd-nodejs-client 2.0.0), run from a folder whose node_modules holds both.
+// Two processes, one per role, so that the subscribers' work never delays the publisher:
 //
-//   node loss.mjs front=URL publish=URL transport=websocket|long-polling subscribers=N channels=20 rate=200
-//                 prefix=/loss [recovery=PATH] [max-seconds=600]
+//   node loss.mjs role=subscribers front=URL transport=websocket|long-polling subscribers=N channels=20 prefix=/loss
+//                 [recovery=PATH] [max-seconds=900]
+//   node loss.mjs role=publisher publish=URL channels=20 rate=200 prefix=/loss [max-seconds=900]
 //
-// Subscriber i subscribes to PREFIX/(i % channels) through `front` (the balancer), again after every handshake. Once
-// every subscriber has one, the publisher (its own client, on `publish`: a node no fault touches) publishes to channel
-// k % channels the k-th message, numbered per channel ({seq, t}), `rate` a second, until a line STOP on stdin. A line
-// `FAULT <epoch ms> <label>` on stdin says when a fault was made, for the time each subscriber took to be back. The
-// end: a line REPORT {json} (what each subscriber lost, got twice, got out of order, against what was published and
-// acknowledged), then the process exits. Printed on the way: READY, PUBLISHING <epoch ms>, PROGRESS.
+// Subscriber i subscribes to PREFIX/(i % channels) through `front` (the balancer), again after every handshake, and
+// prints READY once all have; WARMED once each received one of the warm messages the publisher (on `publish`: a node no
+// fault touches) sends on every channel from its READY until GO on its stdin. Then the publisher publishes to channel
+// k % channels the k-th message, numbered per channel ({seq, t}), `rate` a second (printing PUBLISHING <epoch ms>),
+// until STOP, and prints PUBLISHED {json}: how many, the last number per channel and those its node did not
+// acknowledge. The subscribers take on stdin PUBLISHING <epoch ms>, FAULT <epoch ms> <label> (when a fault was made,
+// for the time each subscriber took to be back) and END <the PUBLISHED json>, then print REPORT {json}: what each
+// subscriber lost, got twice or got out of order. Each process exits after its last line; PROGRESS lines on the way.
 //
-// `recovery=PATH`: weft-recovery.js, registered on every subscriber (never on the publisher) as 'weft-recovery'; each
-// subscribe it could not recover (`recovered: false`) is counted.
+// `recovery=PATH`: weft-recovery.js, registered on every subscriber as 'weft-recovery'; each subscribe it could not
+// recover (`recovered: false`) is counted.
 import {adapt} from 'cometd-nodejs-client';
 import {CometD} from 'cometd';
 import {pathToFileURL} from 'node:url';
@@ -27,7 +31,7 @@ const count = Number(args.subscribers || 100);
 const channels = Number(args.channels || 20);
 const rate = Number(args.rate || 200);
 const prefix = args.prefix || '/loss';
-const maxSeconds = Number(args['max-seconds'] || 600);
+const maxSeconds = Number(args['max-seconds'] || 900);
 
 const started = Date.now();
 setTimeout(() => fail('still running after ' + maxSeconds + ' s'), maxSeconds * 1000).unref();
@@ -80,9 +84,9 @@ function only(cometd, type) {
     chosen.context = {cookieStore: {}};
 }
 
-function client(url, type) {
+function client(url, type, more = {}) {
     const cometd = new CometD();
-    cometd.configure({url, logLevel: process.env.COMETD_LOG || 'warn'});
+    cometd.configure({url, logLevel: process.env.COMETD_LOG || 'warn', ...more});
     only(cometd, type);
     return cometd;
 }
@@ -183,19 +187,10 @@ class Subscriber {
     }
 }
 
-// The publisher's side: per channel, the last number given and which were acknowledged.
+// The publisher's side: per channel, the last number given and the numbers not acknowledged.
 const publishing = {since: 0, sent: 0, pending: 0, failed: 0, acknowledged: 0};
 const numbers = new Array(channels).fill(0);
-const acknowledged = Array.from({length: channels}, () => new Uint8Array(1024));
-
-function acknowledge(channel, seq) {
-    while (seq >= acknowledged[channel].length) {
-        const bigger = new Uint8Array(acknowledged[channel].length * 2);
-        bigger.set(acknowledged[channel]);
-        acknowledged[channel] = bigger;
-    }
-    acknowledged[channel][seq] = 1;
-}
+const unacknowledged = Array.from({length: channels}, () => []);
 
 function publishOne(publisher) {
     const channel = publishing.sent++ % channels;
@@ -205,9 +200,9 @@ function publishOne(publisher) {
         publishing.pending--;
         if (reply.successful) {
             publishing.acknowledged++;
-            acknowledge(channel, seq);
         } else {
             publishing.failed++;
+            unacknowledged[channel].push(seq);
         }
     });
 }
@@ -226,14 +221,21 @@ async function until(condition, millis, what) {
     }
 }
 
+// Lines on stdin: the subscribers' FAULT, PUBLISHING and END, the publisher's GO and STOP.
 const faults = [];
-let stopRequested = false;
+const commands = {go: false, stop: false, published: null};
 readline.createInterface({input: process.stdin}).on('line', line => {
     const words = line.trim().split(/\s+/);
     if (words[0] === 'FAULT') {
         faults.push({at: Number(words[1]), label: words.slice(2).join(' ')});
+    } else if (words[0] === 'PUBLISHING') {
+        publishing.since = Number(words[1]);
+    } else if (words[0] === 'END') {
+        commands.published = JSON.parse(line.trim().substring(4));
+    } else if (words[0] === 'GO') {
+        commands.go = true;
     } else if (words[0] === 'STOP') {
-        stopRequested = true;
+        commands.stop = true;
     }
 });
 
@@ -275,7 +277,20 @@ function faultReport(subscribers) {
     });
 }
 
-function report(subscribers, publishedSeconds) {
+// What subscribers of each channel are owed: every number the publisher gave but those its node did not acknowledge.
+function owedOf(published) {
+    return published.last.map((last, channel) => {
+        const owed = new Uint8Array(last + 1).fill(1);
+        owed[0] = 0;
+        for (const seq of published.unacknowledged[channel]) {
+            owed[seq] = 0;
+        }
+        return owed;
+    });
+}
+
+function report(subscribers, published) {
+    const owedByChannel = owedOf(published);
     let expected = 0;
     let received = 0;
     let lost = 0;
@@ -290,7 +305,7 @@ function report(subscribers, publishedSeconds) {
     let longestSilence = 0;
     let lostUninterrupted = 0;
     for (const s of subscribers) {
-        const owed = acknowledged[s.channel];
+        const owed = owedByChannel[s.channel];
         let missing = 0;
         for (let seq = 1; seq < owed.length; seq++) {
             if (owed[seq]) {
@@ -322,8 +337,9 @@ function report(subscribers, publishedSeconds) {
     const backs = byFault.map(f => f.backMaxS).filter(b => b !== null);
     return {
         transport, subscribers: subscribers.length, channels, rate,
-        published: publishing.sent, acknowledged: publishing.acknowledged, publishFailed: publishing.failed,
-        publishedSeconds, expected, received, lost, lostUninterrupted, duplicated, outOfOrder, subscribersLost,
+        published: published.sent, acknowledged: published.acknowledged, publishFailed: published.failed,
+        publishedSeconds: published.seconds, expected, received, lost, lostUninterrupted, duplicated, outOfOrder,
+        subscribersLost,
         lostEachMin: lostEachMin === null ? 0 : lostEachMin, lostEachMax, rehandshakes,
         interrupted: subscribers.filter(s => s.handshakes.length > 1).length, interruptedTwice,
         notRecovered, longestSilenceS: longestSilence / 1000, backS: backs.length ? Math.max(...backs) : null,
@@ -331,7 +347,7 @@ function report(subscribers, publishedSeconds) {
     };
 }
 
-async function main() {
+async function subscribe() {
     const newExtension = args.recovery ? await recoveryExtension(args.recovery) : null;
     const subscribers = Array.from({length: count}, (_, i) => new Subscriber(i));
     // In steps of 25: a handshake storm is not what is measured.
@@ -342,20 +358,54 @@ async function main() {
     }
     clearTimeout(subscribing);
     say('READY ' + count + ' subscribed in ' + (Date.now() - started) + ' ms');
+    // Every node subscribes to a channel at Redis when its first subscriber does: the publisher sends warm messages
+    // until each subscriber has one, so that the numbered ones start on a cluster that carries them everywhere.
+    await until(() => subscribers.every(s => s.warm), 60000, 'every subscriber received a warm message');
+    say('WARMED');
+    const progress = setInterval(() => {
+        const back = subscribers.filter(s => s.handshakes.length > 1).length;
+        const received = subscribers.reduce((sum, s) => sum + s.received, 0);
+        say('PROGRESS received=' + received + ' handshook_again=' + back);
+    }, 2000);
+    await until(() => commands.published !== null, maxSeconds * 1000, 'END on stdin');
+    const published = commands.published;
 
-    const publisher = client(publishUrl, 'websocket');
+    // Everything that will come has come once each subscriber has its channel's last number, or nothing arrived for
+    // 3 s (what is missing by then is lost), at most 20 s.
+    const deadline = Date.now() + 20000;
+    const complete = s => s.seen[published.last[s.channel]] === 1;
+    while (Date.now() < deadline && !subscribers.every(complete)) {
+        const newest = Math.max(...subscribers.map(s => s.lastArrival));
+        if (Date.now() - newest > 3000) {
+            break;
+        }
+        await sleep(50);
+    }
+    await sleep(500); // late duplicates
+    clearInterval(progress);
+    say('REPORT ' + JSON.stringify(report(subscribers, published)));
+    await Promise.race([
+        Promise.all(subscribers.map(s => new Promise(done => s.cometd.disconnect(done)))),
+        sleep(3000),
+    ]);
+    process.exit(0);
+}
+
+// A process of its own, so that the subscribers' work never delays the publisher's schedule or its replies.
+async function publish() {
+    // An answer late on a busy machine is not a failed publish: CometD would close the socket after maxNetworkDelay.
+    const publisher = client(publishUrl, 'websocket', {maxNetworkDelay: 60000});
     const handshook = await new Promise(resolve => publisher.handshake(resolve));
     if (!handshook.successful) {
         fail('the publisher could not handshake: ' + JSON.stringify(handshook.error || handshook.failure));
     }
-    // Every node subscribes to a channel at Redis when its first subscriber does: warm messages until each subscriber
-    // has one, so that the numbered ones start on a cluster that carries them everywhere.
+    say('READY');
     const warming = setInterval(() => {
         for (let c = 0; c < channels; c++) {
             publisher.publish(prefix + '/' + c, {warm: true});
         }
     }, 250);
-    await until(() => subscribers.every(s => s.warm), 30000, 'every subscriber received a warm message');
+    await until(() => commands.go, 120000, 'GO on stdin');
     clearInterval(warming);
     await sleep(300); // warm messages still on their way
 
@@ -368,35 +418,17 @@ async function main() {
             publishOne(publisher);
         }
     }, 5);
-    const progress = setInterval(() => {
-        const back = subscribers.filter(s => s.handshakes.length > 1).length;
-        say('PROGRESS published=' + publishing.sent + ' acknowledged=' + publishing.acknowledged + ' handshook_again='
-            + back);
-    }, 2000);
-    await until(() => stopRequested, maxSeconds * 1000, 'STOP on stdin');
+    const progress = setInterval(() => say('PROGRESS published=' + publishing.sent + ' acknowledged='
+        + publishing.acknowledged + ' failed=' + publishing.failed), 2000);
+    await until(() => commands.stop, maxSeconds * 1000, 'STOP on stdin');
     clearInterval(ticking);
-    const publishedSeconds = (performance.now() - origin) / 1000;
-    await until(() => publishing.pending === 0, 10000, 'every publish answered');
-
-    // Everything that will come has come once each subscriber has its channel's last number, or nothing arrived for
-    // 3 s (what is missing by then is lost), at most 20 s.
-    const deadline = Date.now() + 20000;
-    const complete = s => s.seen[numbers[s.channel]] === 1;
-    while (Date.now() < deadline && !subscribers.every(complete)) {
-        const newest = Math.max(...subscribers.map(s => s.lastArrival));
-        if (Date.now() - newest > 3000) {
-            break;
-        }
-        await sleep(50);
-    }
-    await sleep(500); // late duplicates
+    const seconds = (performance.now() - origin) / 1000;
+    await until(() => publishing.pending === 0, 70000, 'every publish answered');
     clearInterval(progress);
-    say('REPORT ' + JSON.stringify(report(subscribers, publishedSeconds)));
-    await Promise.race([
-        Promise.all([publisher, ...subscribers.map(s => s.cometd)].map(c => new Promise(done => c.disconnect(done)))),
-        sleep(3000),
-    ]);
+    say('PUBLISHED ' + JSON.stringify({sent: publishing.sent, acknowledged: publishing.acknowledged,
+        failed: publishing.failed, seconds, last: numbers, unacknowledged}));
+    await Promise.race([new Promise(done => publisher.disconnect(done)), sleep(3000)]);
     process.exit(0);
 }
 
-main().catch(failure => fail(failure && failure.stack ? failure.stack : String(failure)));
+(args.role === 'publisher' ? publish() : subscribe()).catch(failure => fail(failure && failure.stack ? failure.stack : String(failure)));
