@@ -35,6 +35,8 @@ public record BayeuxError(int code, String reason, String message) {
     public static final BayeuxError SERVICE_FAILED = new BayeuxError(500, null, "service_failed");
     /** The server is closing: the client should handshake again, with another node if there is one. */
     public static final BayeuxError SERVER_CLOSING = new BayeuxError(503, null, "server_closing");
+    /** The cluster's history store could not keep a publish on a channel with history, or be read. */
+    public static final BayeuxError HISTORY_UNAVAILABLE = new BayeuxError(503, null, "history_unavailable");
 
     public BayeuxError {
         Objects.requireNonNull(message, "message");

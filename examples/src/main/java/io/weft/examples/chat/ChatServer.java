@@ -111,10 +111,16 @@ public final class ChatServer implements AutoCloseable {
             return new Settings(host, port, webSocket, options, contexts, redis, announceEvery, trustedProxies, value);
         }
 
-        /** This machine only, both transports, default options, a single node, no proxy trusted. */
+        /**
+         * The rooms keep their last lines ({@link #HISTORY}), so that a page that lost its session (a reload, a node
+         * that went away) gets back what it missed.
+         */
+        public static final String HISTORY = ChatRooms.CHAT_PREFIX + "*:size=200,ttl=600s";
+
+        /** This machine only, both transports, the rooms' history, a single node, no proxy trusted. */
         public static Settings of(int port) {
-            return new Settings("127.0.0.1", port, true, ServerOptions.defaults(), List.of(), null,
-                    ChatCluster.ANNOUNCE_EVERY, List.of());
+            return new Settings("127.0.0.1", port, true, ServerOptions.builder().set("history", HISTORY).build(),
+                    List.of(), null, ChatCluster.ANNOUNCE_EVERY, List.of());
         }
 
         public Settings withHost(String value) {

@@ -95,6 +95,14 @@ public final class OperatorPages {
         map(json, "errorsByReason", now.errorsByReason()).append(',');
         field(json, "slowConsumerDisconnects", now.slowConsumerDisconnects()).append(',');
         field(json, "messagesResent", now.messagesResent()).append(',');
+        json.append("\"history\":{");
+        field(json, "channels", now.history().channels()).append(',');
+        field(json, "messages", now.history().messages()).append(',');
+        field(json, "bytes", now.history().bytes()).append(',');
+        field(json, "recovered", now.history().recovered()).append(',');
+        field(json, "notRecovered", now.history().notRecovered()).append(',');
+        field(json, "messagesRecovered", now.history().messagesRecovered()).append(',');
+        field(json, "failures", now.history().failures()).append("},");
         json.append("\"refusals\":{");
         boolean first = true;
         for (Map.Entry<Limit, Long> refusal : now.refusals().entrySet()) {

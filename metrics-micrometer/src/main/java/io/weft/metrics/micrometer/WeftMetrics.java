@@ -163,6 +163,20 @@ public final class WeftMetrics implements MeterBinder {
                 ServerStats::slowConsumerDisconnects, Tags.empty());
         counter(registry, "weft.messages.resent", "messages queued again for the ack extension",
                 ServerStats::messagesResent, Tags.empty());
+        gauge(registry, "weft.history.channels", "channels keeping a history in this node's memory",
+                stats -> stats.history().channels(), Tags.empty());
+        gauge(registry, "weft.history.messages", "publications kept in this node's memory",
+                stats -> stats.history().messages(), Tags.empty());
+        gauge(registry, "weft.history.bytes", "encoded bytes of the publications kept in this node's memory",
+                stats -> stats.history().bytes(), Tags.empty());
+        counter(registry, "weft.recoveries", "channels subscriptions asked to recover, by whether all was",
+                stats -> stats.history().recovered(), Tags.of("outcome", "recovered"));
+        counter(registry, "weft.recoveries", "channels subscriptions asked to recover, by whether all was",
+                stats -> stats.history().notRecovered(), Tags.of("outcome", "not_recovered"));
+        counter(registry, "weft.recovered.messages", "publications delivered by recoveries",
+                stats -> stats.history().messagesRecovered(), Tags.empty());
+        counter(registry, "weft.history.failures", "publishes and reads the cluster's history store failed",
+                stats -> stats.history().failures(), Tags.empty());
         for (String type : CONNECTION_TYPES) {
             counter(registry, "weft.written.bytes", "bytes of responses and frames encoded to write",
                     stats -> stats.bytesWrittenByConnectionType().getOrDefault(type, 0L),

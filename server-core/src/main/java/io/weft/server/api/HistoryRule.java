@@ -22,7 +22,7 @@ public record HistoryRule(ChannelId pattern, int size, long ttlMillis, int maxBy
 
     public HistoryRule {
         Objects.requireNonNull(pattern, "pattern");
-        if (!pattern.isBroadcast()) {
+        if (pattern.isMeta() || pattern.isService()) {
             throw new IllegalArgumentException("history is for broadcast channels, not " + pattern);
         }
         if (size < 1 || size > 1_000_000) {
@@ -73,7 +73,8 @@ public record HistoryRule(ChannelId pattern, int size, long ttlMillis, int maxBy
                         case "size" -> size = Integer.parseInt(value);
                         case "ttl" -> ttl = millis(value);
                         case "bytes" -> bytes = Math.toIntExact(bytes(value));
-                        default -> throw new IllegalArgumentException("no setting '" + key + "' (size, ttl, bytes)");
+                        default -> throw new IllegalArgumentException("history rule '" + text + "': no setting '" + key
+                                + "' (size, ttl, bytes)");
                     }
                 } catch (NumberFormatException | ArithmeticException x) {
                     throw new IllegalArgumentException("history rule '" + text + "': '" + item + "' is not a number");

@@ -60,7 +60,16 @@ public enum Limit {
     /** A connection closed as it opened: its address had {@link ServerOptions#maxConnectionsPerAddress()} open. */
     CONNECTIONS_PER_ADDRESS("maxConnectionsPerAddress"),
     /** A connection closed because a request head took longer than {@link ServerOptions#requestHeadTimeout()}. */
-    REQUEST_HEAD("requestHeadTimeout");
+    REQUEST_HEAD("requestHeadTimeout"),
+    /** A client publish that would start a channel history past {@link ServerOptions#maxHistoryChannels()}. */
+    HISTORY_CHANNELS("maxHistoryChannels"),
+    /**
+     * A client publish (or subscription asking for a position) that would make one address have started more than
+     * {@link ServerOptions#maxHistoryChannelsPerAddress()} channel histories.
+     */
+    HISTORY_CHANNELS_PER_ADDRESS("maxHistoryChannelsPerAddress"),
+    /** A subscription carrying more than {@link ServerOptions#maxRecoverChannels()} positions in {@code ext.recover}. */
+    RECOVER_CHANNELS("maxRecoverChannels");
 
     private final String option;
 

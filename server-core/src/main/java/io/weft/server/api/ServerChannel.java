@@ -73,6 +73,20 @@ public interface ServerChannel {
 
     void setBroadcastToPublisher(boolean broadcastToPublisher);
 
+    /**
+     * The history this channel keeps: its own if set, else the first of {@link ServerOptions#history()} that covers
+     * it; null for none (and always for {@code /meta/*}, {@code /service/*} and wildcard channels).
+     */
+    HistoryRule getHistory();
+
+    /**
+     * Makes this broadcast channel keep a history by {@code rule} (whose pattern need not match: the rule's size, ttl
+     * and bytes apply), or by the options again with null. Set it on a persistent channel: a swept channel forgets it.
+     *
+     * @throws IllegalArgumentException if this is not a concrete broadcast channel
+     */
+    void setHistory(HistoryRule rule);
+
     void addListener(Listener listener);
 
     void removeListener(Listener listener);

@@ -81,6 +81,18 @@ import java.util.Objects;
  *     a comment line on it (default 15000), so that proxies which cut idle connections keep it open.
  * @param maxConnectionsPerAddress how many connections one remote address may have open at once, where the mount can
  *     count them (embedded Jetty); past it a new connection is closed at once and counted (default 2000).
+ * @param history which broadcast channels keep a history of their publications, and how much (none by default):
+ *     the first {@link HistoryRule} that covers a channel decides; as text, rules separated by {@code ;}
+ *     ({@code /chat/**:size=1000,ttl=300s,bytes=1m}). A channel's own {@code ServerChannel.setHistory} comes first.
+ * @param maxHistoryChannels how many channels may keep a history in this node's memory at once (default 10000); a
+ *     client publish that would start one more is refused and counted. With a broker that keeps history (Redis),
+ *     the broker's store holds it instead, each channel's expiring after its rule's {@code ttl}.
+ * @param maxHistoryChannelsPerAddress how many of those the publishes of one remote address may have started
+ *     (default 1000), so that one address cannot fill {@code maxHistoryChannels} for everyone.
+ * @param maxRecoveredMessages the most publications one channel's recovery delivers (default 1000): a client that
+ *     missed more is told it was not recovered (docs/protocol.md, "History and recovery").
+ * @param maxRecoverChannels the most channel positions one {@code /meta/subscribe} may carry in {@code ext.recover}
+ *     (default 64); past it the subscription is refused.
  * @param requestHeadTimeout how long an HTTP/1.1 request head (request line and headers) may take to arrive whole,
  *     from its first byte, where the mount can see it (embedded Jetty) (default 10000); past it the connection is
  *     closed and counted. The connection's idle timeout restarts with every byte, so it alone does not stop a head
@@ -123,7 +135,12 @@ public record ServerOptions(
         int maxPendingFrames,
         long eventSourceHeartbeat,
         int maxConnectionsPerAddress,
-        long requestHeadTimeout) {
+        long requestHeadTimeout,
+        List<HistoryRule> history,
+        int maxHistoryChannels,
+        int maxHistoryChannelsPerAddress,
+        int maxRecoveredMessages,
+        int maxRecoverChannels) {
 
     /** What happens to a message that arrives for a session whose queue is full. */
     public enum OverflowPolicy {
@@ -192,6 +209,11 @@ public record ServerOptions(
         requireAtLeast("eventSourceHeartbeat", eventSourceHeartbeat, 100);
         requireAtLeast("maxConnectionsPerAddress", maxConnectionsPerAddress, 1);
         requireAtLeast("requestHeadTimeout", requestHeadTimeout, 1);
+        history = List.copyOf(Objects.requireNonNull(history, "history"));
+        requireAtLeast("maxHistoryChannels", maxHistoryChannels, 1);
+        requireAtLeast("maxHistoryChannelsPerAddress", maxHistoryChannelsPerAddress, 1);
+        requireAtLeast("maxRecoveredMessages", maxRecoveredMessages, 1);
+        requireAtLeast("maxRecoverChannels", maxRecoverChannels, 1);
         allowedOrigins = List.copyOf(Objects.requireNonNull(allowedOrigins, "allowedOrigins"));
         for (String origin : allowedOrigins) {
             if (!origin.equals("*") && !origin.matches("[a-zA-Z][a-zA-Z0-9+.-]*://[^/\\s]+")) {
@@ -297,6 +319,11 @@ public record ServerOptions(
         private long eventSourceHeartbeat = 15_000;
         private int maxConnectionsPerAddress = 2_000;
         private long requestHeadTimeout = 10_000;
+        private List<HistoryRule> history = List.of();
+        private int maxHistoryChannels = 10_000;
+        private int maxHistoryChannelsPerAddress = 1_000;
+        private int maxRecoveredMessages = 1_000;
+        private int maxRecoverChannels = 64;
 
         private Builder() {
         }
@@ -339,6 +366,36 @@ public record ServerOptions(
             eventSourceHeartbeat = o.eventSourceHeartbeat;
             maxConnectionsPerAddress = o.maxConnectionsPerAddress;
             requestHeadTimeout = o.requestHeadTimeout;
+            history = o.history;
+            maxHistoryChannels = o.maxHistoryChannels;
+            maxHistoryChannelsPerAddress = o.maxHistoryChannelsPerAddress;
+            maxRecoveredMessages = o.maxRecoveredMessages;
+            maxRecoverChannels = o.maxRecoverChannels;
+        }
+
+        public Builder history(List<HistoryRule> rules) {
+            this.history = rules;
+            return this;
+        }
+
+        public Builder maxHistoryChannels(int channels) {
+            this.maxHistoryChannels = channels;
+            return this;
+        }
+
+        public Builder maxHistoryChannelsPerAddress(int channels) {
+            this.maxHistoryChannelsPerAddress = channels;
+            return this;
+        }
+
+        public Builder maxRecoveredMessages(int messages) {
+            this.maxRecoveredMessages = messages;
+            return this;
+        }
+
+        public Builder maxRecoverChannels(int channels) {
+            this.maxRecoverChannels = channels;
+            return this;
         }
 
         public Builder timeout(long millis) {
@@ -584,6 +641,13 @@ public record ServerOptions(
                 case "eventSourceHeartbeat" -> eventSourceHeartbeat(parseLong(name, text));
                 case "maxConnectionsPerAddress" -> maxConnectionsPerAddress(parseInt(name, text));
                 case "requestHeadTimeout" -> requestHeadTimeout(parseLong(name, text));
+                case "history" -> history(text.isEmpty() ? List.of()
+                        : Arrays.stream(text.split(";")).map(String::strip).filter(r -> !r.isEmpty())
+                                .map(HistoryRule::parse).toList());
+                case "maxHistoryChannels" -> maxHistoryChannels(parseInt(name, text));
+                case "maxHistoryChannelsPerAddress" -> maxHistoryChannelsPerAddress(parseInt(name, text));
+                case "maxRecoveredMessages" -> maxRecoveredMessages(parseInt(name, text));
+                case "maxRecoverChannels" -> maxRecoverChannels(parseInt(name, text));
                 default -> throw new IllegalArgumentException("no server option named '" + name + "'");
             }
             return this;
@@ -598,7 +662,8 @@ public record ServerOptions(
                     maxUnacknowledgedBytes, maxResendBytes, maxChannelLength, maxChannelDepth, maxChannels,
                     maxChannelsPerAddress, clientRootWildcards, maxSessions, maxSessionsPerAddress,
                     maxLiveSessionsPerBrowser, maxSubscriptionsPerSession, maxMessagesPerBatch, maxJsonDepth,
-                    maxPendingFrames, eventSourceHeartbeat, maxConnectionsPerAddress, requestHeadTimeout);
+                    maxPendingFrames, eventSourceHeartbeat, maxConnectionsPerAddress, requestHeadTimeout, history,
+                    maxHistoryChannels, maxHistoryChannelsPerAddress, maxRecoveredMessages, maxRecoverChannels);
         }
     }
 }

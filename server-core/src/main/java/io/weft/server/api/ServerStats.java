@@ -32,6 +32,7 @@ import java.util.Map;
  * @param deliveryLatency since start-up: how long published messages took from the publish (past the channel's
  *     listeners) to being handed to each subscriber's connection to write; {@code later.since(earlier)} of two
  *     readings is the latency between them
+ * @param history channel history and recovery
  */
 public record ServerStats(
         Map<String, Integer> sessionsByConnectionType,
@@ -48,7 +49,24 @@ public record ServerStats(
         long slowConsumerDisconnects,
         long messagesResent,
         Map<Limit, Long> refusals,
-        Latency deliveryLatency) {
+        Latency deliveryLatency,
+        HistoryStats history) {
+
+    /**
+     * Channel history and recovery ({@link ServerOptions#history()}).
+     *
+     * @param channels gauge: channels keeping a history in this node's memory (0 where a broker keeps it)
+     * @param messages gauge: publications kept in this node's memory
+     * @param bytes gauge: their encoded bytes
+     * @param recovered counter: channels a subscription recovered everything of
+     * @param notRecovered counter: channels a subscription asked to recover that could not be ({@code recovered:
+     *     false}: position too old, epoch changed, or too many missed)
+     * @param messagesRecovered counter: publications delivered by recoveries
+     * @param failures counter: publishes and reads the broker's history store failed
+     */
+    public record HistoryStats(int channels, long messages, long bytes, long recovered, long notRecovered,
+            long messagesRecovered, long failures) {
+    }
 
     /** Live sessions, all connection types. */
     public int sessions() {

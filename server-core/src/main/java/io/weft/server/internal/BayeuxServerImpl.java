@@ -20,6 +20,7 @@ import io.weft.server.internal.delivery.Delivery;
 import io.weft.server.internal.delivery.LocalFanOut;
 import io.weft.server.internal.delivery.Publisher;
 import io.weft.server.internal.delivery.Relay;
+import io.weft.server.internal.history.Histories;
 import io.weft.server.internal.protocol.EngineImpl;
 import io.weft.server.internal.protocol.EngineParts;
 import io.weft.server.internal.session.SessionImpl;
@@ -60,6 +61,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
     private final SessionRegistry sessions;
     private final EngineImpl engine;
     private final Relay relay;
+    private final Histories histories;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile SecurityPolicy securityPolicy = SecurityPolicy.DEFAULT;
 
@@ -75,10 +77,11 @@ public final class BayeuxServerImpl implements BayeuxServer {
         Delivery delivery = new Delivery(extensions);
         LocalFanOut fanOut = new LocalFanOut(tree, delivery, options.broadcastToPublisher(), guard);
         this.relay = new Relay(fanOut, codec, guard);
-        Publisher publisher = new Publisher(tree, fanOut, relay, guard);
+        this.histories = new Histories(options, scheduler, refusals, relay, codec::encodedLength);
+        Publisher publisher = new Publisher(tree, fanOut, relay, histories, guard);
         hooks.wire(delivery, publisher, relay);
         this.engine = new EngineImpl(new EngineParts(this, codec, sessions, tree, extensions, publisher, listeners,
-                guard, refusals, counters, services::get));
+                guard, refusals, counters, services::get, histories));
         scheduleSweep();
     }
 
@@ -104,6 +107,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
     private void sweep() {
         try {
             tree.sweep();
+            histories.sweep();
         } catch (Throwable x) {
             guard.failed("channel sweep", x);
         } finally {
@@ -224,7 +228,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
         return new ServerStats(Collections.unmodifiableMap(byType), held, tree.size(), subscriptions,
                 counters.handshakesAccepted(), counters.handshakesRefused(), counters.received(),
                 counters.delivered(), counters.bytesWritten(), codec.encodedMessages(), counters.errors(), counters.slowConsumers(), counters.resent(),
-                refusals.snapshot(), counters.deliveryLatency());
+                refusals.snapshot(), counters.deliveryLatency(), histories.stats());
     }
 
     public Engine engine() {

@@ -1,5 +1,6 @@
 package io.weft.server.internal;
 
+import io.weft.bayeux.BayeuxError;
 import io.weft.bayeux.Message;
 import io.weft.bayeux.Promise;
 import io.weft.bayeux.internal.MessageImpl;
@@ -90,9 +91,13 @@ final class EngineHooks implements ChannelHost, SessionHooks {
         message.setChannel(channel.getId());
         message.setData(data);
         Wakes wakes = new Wakes();
-        publisher.publish(from, message, wakes, keep -> {
+        publisher.publish(from, message, wakes, failed -> {
             wakes.wakeAll();
-            delivered.succeed(keep);
+            if (failed == null || failed == BayeuxError.MESSAGE_DELETED) {
+                delivered.succeed(failed == null);
+            } else {
+                delivered.fail(new IllegalStateException("not published on " + channel.getId() + ": " + failed));
+            }
         });
     }
 

@@ -81,7 +81,10 @@ class ServerOptionsTest {
                 .maxSessionsPerAddress(18).maxLiveSessionsPerBrowser(19).maxSubscriptionsPerSession(20)
                 .maxMessagesPerBatch(21).maxJsonDepth(22).maxPendingFrames(23).eventSourceHeartbeat(2400)
                 .maxQueueBytes(4000).maxUnacknowledgedBytes(5000).maxResendBytes(6000).maxChannelsPerAddress(24)
-                .maxConnectionsPerAddress(25).requestHeadTimeout(26).build();
+                .maxConnectionsPerAddress(25).requestHeadTimeout(26)
+                .history(List.of(HistoryRule.parse("/chat/**:size=10,ttl=60s,bytes=2k"), HistoryRule.parse("/news")))
+                .maxHistoryChannels(27).maxHistoryChannelsPerAddress(28).maxRecoveredMessages(29)
+                .maxRecoverChannels(30).build();
         ServerOptions.Builder byName = ServerOptions.builder();
         for (RecordComponent component : ServerOptions.class.getRecordComponents()) {
             Object value = component.getAccessor().invoke(custom);
@@ -93,7 +96,9 @@ class ServerOptionsTest {
                         .set(name + ".secure", String.valueOf(cookie.secure()))
                         .set(name + ".sameSite", cookie.sameSite());
             } else if (value instanceof List<?> list) {
-                byName.set(name, list.stream().map(String::valueOf).collect(Collectors.joining(", ")));
+                // History rules have commas of their own, and are separated by semicolons.
+                byName.set(name, list.stream().map(String::valueOf)
+                        .collect(Collectors.joining(name.equals("history") ? "; " : ", ")));
             } else {
                 byName.set(name, " " + value + " ");
             }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * <pre>
  * shared:   io.weft.bayeux (its own module: message, channel id, promise, error, codec)
  * public:   api  &lt;-  spi, ext                       (what applications and transports use)
- * internal: util &lt;- reply, stats &lt;- session &lt;- channel, app &lt;- delivery &lt;- protocol &lt;- internal (the assembly)
+ * internal: util &lt;- reply, stats &lt;- session &lt;- channel, app &lt;- history &lt;- delivery &lt;- protocol &lt;- internal
+ *           (the assembly)
  * </pre>
  *
  * Each internal layer uses only those below it (and the public packages); the public packages reach the
@@ -45,20 +46,22 @@ class ArchitectureTest {
                 .layer("session").definedBy(ROOT + ".internal.session..")
                 .layer("channel").definedBy(ROOT + ".internal.channel..")
                 .layer("app").definedBy(ROOT + ".internal.app..")
+                .layer("history").definedBy(ROOT + ".internal.history..")
                 .layer("delivery").definedBy(ROOT + ".internal.delivery..")
                 .layer("protocol").definedBy(ROOT + ".internal.protocol..")
                 .layer("assembly").definedBy(ROOT + ".internal")
                 .whereLayer("assembly").mayOnlyBeAccessedByLayers("public")
                 .whereLayer("protocol").mayOnlyBeAccessedByLayers("assembly")
                 .whereLayer("delivery").mayOnlyBeAccessedByLayers("protocol", "assembly")
+                .whereLayer("history").mayOnlyBeAccessedByLayers("delivery", "protocol", "assembly")
                 .whereLayer("app").mayOnlyBeAccessedByLayers("delivery", "protocol", "assembly")
-                .whereLayer("channel").mayOnlyBeAccessedByLayers("delivery", "protocol", "assembly")
+                .whereLayer("channel").mayOnlyBeAccessedByLayers("history", "delivery", "protocol", "assembly")
                 .whereLayer("session").mayOnlyBeAccessedByLayers("channel", "app", "delivery", "protocol", "assembly")
                 .whereLayer("time").mayOnlyBeAccessedByLayers("assembly")
                 .whereLayer("stats").mayOnlyBeAccessedByLayers("session", "protocol", "assembly")
                 .whereLayer("reply").mayOnlyBeAccessedByLayers("session", "protocol", "assembly")
                 .whereLayer("util").mayOnlyBeAccessedByLayers("reply", "stats", "session", "channel", "app",
-                        "delivery", "protocol", "assembly")
+                        "history", "delivery", "protocol", "assembly")
                 .check(CLASSES);
     }
 

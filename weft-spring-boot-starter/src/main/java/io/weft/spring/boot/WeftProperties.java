@@ -175,6 +175,25 @@ public class WeftProperties implements Validator {
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration requestHeadTimeout = Duration.ofSeconds(10);
 
+    /**
+     * Which broadcast channels keep a history their clients recover from, and how much: rules like
+     * {@code /chat/**:size=1000,ttl=300s,bytes=1m}, the first that covers a channel deciding (none by default).
+     * A rule has commas of its own: give each by index, {@code weft.history[0]=/chat/**:size=1000,ttl=300s}.
+     */
+    private List<String> history = new ArrayList<>();
+
+    /** How many channels may keep a history in this node's memory at once. */
+    private int maxHistoryChannels = 10_000;
+
+    /** How many of those the publishes of one remote address may have started. */
+    private int maxHistoryChannelsPerAddress = 1_000;
+
+    /** The most publications one channel's recovery delivers; past it a client is told it was not recovered. */
+    private int maxRecoveredMessages = 1_000;
+
+    /** The most channel positions one subscription may carry to recover. */
+    private int maxRecoverChannels = 64;
+
     /** The browser cookie's parts: {@code weft.browser-cookie.*}. */
     public static class BrowserCookie {
         /** The cookie's name. */
@@ -292,6 +311,11 @@ public class WeftProperties implements Validator {
         options.put("eventSourceHeartbeat", millis(eventSourceHeartbeat));
         options.put("maxConnectionsPerAddress", Integer.toString(maxConnectionsPerAddress));
         options.put("requestHeadTimeout", millis(requestHeadTimeout));
+        options.put("history", history == null ? "" : String.join(";", history));
+        options.put("maxHistoryChannels", Integer.toString(maxHistoryChannels));
+        options.put("maxHistoryChannelsPerAddress", Integer.toString(maxHistoryChannelsPerAddress));
+        options.put("maxRecoveredMessages", Integer.toString(maxRecoveredMessages));
+        options.put("maxRecoverChannels", Integer.toString(maxRecoverChannels));
         return options;
     }
 
@@ -463,6 +487,46 @@ public class WeftProperties implements Validator {
 
     public void setRequestHeadTimeout(Duration requestHeadTimeout) {
         this.requestHeadTimeout = requestHeadTimeout;
+    }
+
+    public List<String> getHistory() {
+        return history;
+    }
+
+    public void setHistory(List<String> history) {
+        this.history = history;
+    }
+
+    public int getMaxHistoryChannels() {
+        return maxHistoryChannels;
+    }
+
+    public void setMaxHistoryChannels(int maxHistoryChannels) {
+        this.maxHistoryChannels = maxHistoryChannels;
+    }
+
+    public int getMaxHistoryChannelsPerAddress() {
+        return maxHistoryChannelsPerAddress;
+    }
+
+    public void setMaxHistoryChannelsPerAddress(int maxHistoryChannelsPerAddress) {
+        this.maxHistoryChannelsPerAddress = maxHistoryChannelsPerAddress;
+    }
+
+    public int getMaxRecoveredMessages() {
+        return maxRecoveredMessages;
+    }
+
+    public void setMaxRecoveredMessages(int maxRecoveredMessages) {
+        this.maxRecoveredMessages = maxRecoveredMessages;
+    }
+
+    public int getMaxRecoverChannels() {
+        return maxRecoverChannels;
+    }
+
+    public void setMaxRecoverChannels(int maxRecoverChannels) {
+        this.maxRecoverChannels = maxRecoverChannels;
     }
 
     public DataSize getMaxMessageSize() {

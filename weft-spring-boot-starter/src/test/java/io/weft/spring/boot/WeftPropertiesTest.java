@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.server.api.BayeuxServer;
+import io.weft.server.api.HistoryRule;
 import io.weft.server.api.ServerOptions;
 import java.io.InputStream;
 import java.lang.reflect.RecordComponent;
@@ -109,7 +110,10 @@ class WeftPropertiesTest {
                 "weft.max-subscriptions-per-session=12", "weft.max-messages-per-batch=13", "weft.max-json-depth=10",
                 "weft.max-pending-frames=4", "weft.event-source-heartbeat=30s", "weft.max-queue-bytes=256KB",
                 "weft.max-unacknowledged-bytes=128KB", "weft.max-resend-bytes=2MB", "weft.max-channels-per-address=500",
-                "weft.max-connections-per-address=40", "weft.request-head-timeout=3s")
+                "weft.max-connections-per-address=40", "weft.request-head-timeout=3s",
+                "weft.history[0]=/chat/**:size=10,ttl=60s", "weft.history[1]=/news", "weft.max-history-channels=77",
+                "weft.max-history-channels-per-address=7", "weft.max-recovered-messages=8",
+                "weft.max-recover-channels=9")
                 .run(context -> {
                     assertNull(context.getStartupFailure());
                     ServerOptions expected = ServerOptions.builder().timeout(25_000).interval(1_000).maxInterval(15_000)
@@ -126,7 +130,10 @@ class WeftPropertiesTest {
                             .maxJsonDepth(10).maxPendingFrames(4).eventSourceHeartbeat(30_000)
                             .maxQueueBytes(256 * 1024).maxUnacknowledgedBytes(128 * 1024)
                             .maxResendBytes(2 * 1024 * 1024).maxChannelsPerAddress(500).maxConnectionsPerAddress(40)
-                            .requestHeadTimeout(3_000).build();
+                            .requestHeadTimeout(3_000)
+                            .history(List.of(HistoryRule.parse("/chat/**:size=10,ttl=60s"), HistoryRule.parse("/news")))
+                            .maxHistoryChannels(77).maxHistoryChannelsPerAddress(7).maxRecoveredMessages(8)
+                            .maxRecoverChannels(9).build();
                     ServerOptions bound = context.getBean(BayeuxServer.class).getOptions();
                     assertEquals(expected, bound);
                     List<String> unchanged = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.weft.server.internal.channel;
 import io.weft.bayeux.ChannelId;
 import io.weft.bayeux.Promise;
 import io.weft.server.api.Authorizer;
+import io.weft.server.api.HistoryRule;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerSession;
 import io.weft.server.internal.session.SessionImpl;
@@ -33,6 +34,7 @@ public final class ChannelNode implements Subscription {
     private volatile boolean lazy;
     private volatile long lazyTimeout = -1;
     private volatile Boolean broadcastToPublisher;
+    private volatile HistoryRule history;
     private volatile boolean removed;
     private int idleSweeps;
     /** The address whose client subscription created this channel (its share of maxChannels), or null. */
@@ -160,6 +162,31 @@ public final class ChannelNode implements Subscription {
     @Override
     public void setBroadcastToPublisher(boolean broadcastToPublisher) {
         this.broadcastToPublisher = broadcastToPublisher;
+    }
+
+    @Override
+    public HistoryRule getHistory() {
+        HistoryRule own = history;
+        if (own != null) {
+            return own;
+        }
+        if (!id.isBroadcast() || id.isWild()) {
+            return null;
+        }
+        for (HistoryRule rule : tree.host().options().history()) {
+            if (rule.covers(id)) {
+                return rule;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void setHistory(HistoryRule rule) {
+        if (rule != null && (!id.isBroadcast() || id.isWild())) {
+            throw new IllegalArgumentException("history is for concrete broadcast channels, not " + id);
+        }
+        this.history = rule;
     }
 
     @Override

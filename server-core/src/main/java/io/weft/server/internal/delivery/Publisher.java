@@ -1,10 +1,14 @@
 package io.weft.server.internal.delivery;
 
+import io.weft.bayeux.BayeuxError;
+import io.weft.bayeux.ChannelId;
 import io.weft.bayeux.Message;
 import io.weft.bayeux.internal.MessageImpl;
+import io.weft.server.api.HistoryRule;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.internal.channel.ChannelNode;
 import io.weft.server.internal.channel.ChannelTree;
+import io.weft.server.internal.history.Histories;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.util.Guard;
 import io.weft.server.internal.util.Steps;
@@ -21,20 +25,24 @@ public final class Publisher {
     private final ChannelTree tree;
     private final LocalFanOut fanOut;
     private final Relay relay;
+    private final Histories histories;
     private final Guard guard;
 
-    public Publisher(ChannelTree tree, LocalFanOut fanOut, Relay relay, Guard guard) {
+    public Publisher(ChannelTree tree, LocalFanOut fanOut, Relay relay, Histories histories, Guard guard) {
         this.tree = tree;
         this.fanOut = fanOut;
         this.relay = relay;
+        this.histories = histories;
         this.guard = guard;
     }
 
     /**
      * @param message the message as published, still mutable for the listeners
-     * @param done told whether the message survived the listeners (and was broadcast, for a broadcast channel)
+     * @param done told null once the message is published (for a broadcast channel: queued for this node's
+     *     subscribers and handed to the other nodes; on a channel with history, kept too), or the error: vetoed by
+     *     a listener ({@code MESSAGE_DELETED}), or its history could not take it
      */
-    public void publish(SessionImpl from, MessageImpl message, Wakes wakes, Consumer<Boolean> done) {
+    public void publish(SessionImpl from, MessageImpl message, Wakes wakes, Consumer<BayeuxError> done) {
         List<Step> steps = new ArrayList<>();
         for (ChannelNode node : tree.matchingAll(message.getChannelId())) {
             for (ServerChannel.Listener listener : node.getListeners()) {
@@ -44,21 +52,36 @@ public final class Publisher {
             }
         }
         Consumer<Boolean> afterListeners = keep -> {
-            if (keep && message.getChannelId().isBroadcast()) {
+            if (!keep) {
+                done.accept(BayeuxError.MESSAGE_DELETED);
+            } else if (message.getChannelId().isBroadcast()) {
                 MessageImpl broadcast = broadcastCopy(message);
                 // The broadcast shares the published data: from now on neither may change it (the encoding of the
                 // broadcast may be under way on another thread).
                 message.freeze();
-                fanOut.publish(broadcast, from, wakes);
-                relay.published(broadcast);
+                broadcast(from, broadcast, wakes, done);
+            } else {
+                done.accept(null);
             }
-            done.accept(keep);
         };
         if (steps.isEmpty()) {
             afterListeners.accept(true);
         } else {
             new Listening(from, message, steps, afterListeners).start();
         }
+    }
+
+    private void broadcast(SessionImpl from, MessageImpl broadcast, Wakes wakes, Consumer<BayeuxError> done) {
+        ChannelId channel = broadcast.getChannelId();
+        HistoryRule rule = histories.ruleFor(channel, tree.get(channel));
+        if (rule == null) {
+            fanOut.publish(broadcast, from, wakes);
+            relay.published(broadcast);
+            done.accept(null);
+            return;
+        }
+        Object address = from == null || from.isLocal() ? null : from.addressKey();
+        histories.publish(broadcast, rule, address, stamped -> fanOut.publish(stamped, from, wakes), done);
     }
 
     private record Step(ChannelNode channel, ServerChannel.Listener listener) {

@@ -4,7 +4,13 @@ import io.weft.bayeux.ChannelId;
 import io.weft.bayeux.Codec;
 import io.weft.bayeux.Message;
 import io.weft.bayeux.internal.MessageImpl;
+import io.weft.server.api.HistoryRule;
+import io.weft.server.internal.history.ClusterHistory;
+import io.weft.server.internal.history.Histories;
 import io.weft.server.internal.util.Guard;
+import io.weft.server.spi.History;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import io.weft.server.spi.Broker;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -14,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * of the first and the last only), and fans out what other nodes publish through {@link LocalFanOut}, as a
  * publish from server code. Without a broker, every call returns at once.
  */
-public final class Relay implements Broker.Hub {
+public final class Relay implements Broker.Hub, ClusterHistory {
     private final LocalFanOut fanOut;
     private final Codec codec;
     private final Guard guard;
@@ -42,6 +48,31 @@ public final class Relay implements Broker.Hub {
         Broker to = broker;
         if (to != null) {
             guard.run("broker publish", () -> to.publish(broadcast));
+        }
+    }
+
+    @Override
+    public boolean keepsHistory() {
+        Broker to = broker;
+        return to != null && to.keepsHistory();
+    }
+
+    @Override
+    public void publishKept(MessageImpl broadcast, HistoryRule rule, Consumer<Throwable> done) {
+        try {
+            broker.publish(broadcast, rule, done);
+        } catch (Throwable x) {
+            done.accept(x);
+        }
+    }
+
+    @Override
+    public void readKept(ChannelId channel, HistoryRule rule, History.Position after, int max,
+            BiConsumer<History.Page, Throwable> done) {
+        try {
+            broker.history(channel, rule, after, max, done);
+        } catch (Throwable x) {
+            done.accept(null, x);
         }
     }
 
@@ -91,7 +122,13 @@ public final class Relay implements Broker.Hub {
             return;
         }
         Wakes wakes = new Wakes();
-        fanOut.publish(Publisher.broadcastCopy(message), null, wakes);
+        MessageImpl broadcast = Publisher.broadcastCopy(message);
+        History.Position position = History.Position.of(message);
+        if (position != null) {
+            // Kept by a history broker: it carries its position to the subscribers of every node, this one's too.
+            broadcast = Histories.stamp(broadcast, position);
+        }
+        fanOut.publish(broadcast, null, wakes);
         wakes.wakeAll();
     }
 

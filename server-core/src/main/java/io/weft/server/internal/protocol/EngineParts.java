@@ -8,6 +8,7 @@ import io.weft.server.internal.app.ExtensionChain;
 import io.weft.server.internal.app.Listeners;
 import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.delivery.Publisher;
+import io.weft.server.internal.history.Histories;
 import io.weft.server.internal.session.SessionRegistry;
 import io.weft.server.internal.stats.Counters;
 import io.weft.server.internal.util.Guard;
@@ -26,5 +27,6 @@ public record EngineParts(
         Guard guard,
         Refusals refusals,
         Counters counters,
-        Function<ChannelId, Service> services) {
+        Function<ChannelId, Service> services,
+        Histories histories) {
 }

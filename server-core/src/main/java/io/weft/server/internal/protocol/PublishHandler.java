@@ -43,16 +43,16 @@ final class PublishHandler implements MetaHandler {
             if (error != null) {
                 finish(run, Replies.error(request, error), done);
             } else {
-                publisher.publish(session, request, run.wakes(), delivered -> afterListeners(run, request, session,
-                        delivered, done));
+                publisher.publish(session, request, run.wakes(), failed -> afterListeners(run, request, session,
+                        failed, done));
             }
         });
     }
 
-    private void afterListeners(BatchRun run, MessageImpl request, SessionImpl session, boolean delivered,
+    private void afterListeners(BatchRun run, MessageImpl request, SessionImpl session, BayeuxError failed,
             Promise<Void> done) {
-        if (!delivered) {
-            finish(run, Replies.error(request, BayeuxError.MESSAGE_DELETED), done);
+        if (failed != null) {
+            finish(run, Replies.error(request, failed), done);
             return;
         }
         Service service = request.getChannelId().isService() ? services.apply(request.getChannelId()) : null;

@@ -10,6 +10,7 @@ import io.weft.server.api.ServerOptions;
 import io.weft.server.api.ServerSession;
 import io.weft.server.internal.util.LazyList;
 import io.weft.server.spi.Connection;
+import io.weft.server.spi.History;
 import java.lang.ref.WeakReference;
 import java.util.HashSet;
 import java.util.List;
@@ -58,6 +59,8 @@ public final class SessionImpl implements ServerSession {
     /** Why this session ends, once something ends it (set before its mailbox stops admitting connects). */
     private final AtomicReference<EndReason> endReason = new AtomicReference<>();
     private Set<Subscription> subscriptions;
+    /** The channels this session recovered or is recovering; null until its first recovery. */
+    private volatile Recovering recovering;
     private volatile Map<String, Object> attributes;
     private final LazyList<Extension> extensions = new LazyList<>();
     private final LazyList<Listener> listeners = new LazyList<>();
@@ -327,6 +330,14 @@ public final class SessionImpl implements ServerSession {
      *     policy and has been disconnected
      */
     public boolean enqueue(Message message) {
+        Recovering recoveries = recovering;
+        if (recoveries != null && recoveries.intercept(message, registry.options().maxRecoveredMessages())) {
+            return true;
+        }
+        return enqueueNow(message);
+    }
+
+    private boolean enqueueNow(Message message) {
         int size = registry.sizeOf(message);
         if (mailbox.full(size)) {
             registry.notifyQueueFull(this, message);
@@ -338,6 +349,40 @@ public final class SessionImpl implements ServerSession {
             registry.notifyQueued(this, message);
         }
         return offer == Mailbox.Offer.QUEUED;
+    }
+
+    // ---- recovery (docs/protocol.md, "History and recovery"; see Recovering) ----
+
+    /** Holds {@code channel}'s live publications until {@link #finishRecovery} or {@link #abandonRecovery}. */
+    public void beginRecovery(String channel) {
+        Recovering recoveries;
+        synchronized (this) {
+            recoveries = recovering;
+            if (recoveries == null) {
+                recoveries = new Recovering();
+                recovering = recoveries;
+            }
+        }
+        recoveries.begin(channel);
+    }
+
+    /** The subscription that asked for {@code channel}'s recovery failed: what was held is queued. */
+    public void abandonRecovery(String channel) {
+        Recovering recoveries = recovering;
+        if (recoveries != null) {
+            recoveries.abandon(channel, this::enqueueNow);
+        }
+    }
+
+    /**
+     * Queues what a recovery read found (if {@code complete}; {@code recovered} past the outgoing extensions), then
+     * the live publications held meanwhile that are newer than {@code top}, the position the client is given.
+     *
+     * @return whether everything missed was recovered
+     */
+    public boolean finishRecovery(String channel, History.Position top, List<Message> recovered, boolean complete) {
+        Recovering recoveries = recovering;
+        return recoveries != null && recoveries.finish(channel, top, recovered, complete, this::enqueueNow);
     }
 
     /** Puts messages back at the head of the queue, in order. */

@@ -1,0 +1,260 @@
+package io.weft.server.internal.history;
+
+import io.weft.bayeux.ChannelId;
+import io.weft.bayeux.Message;
+import io.weft.bayeux.internal.MessageImpl;
+import io.weft.server.api.HistoryRule;
+import io.weft.server.spi.History;
+import java.security.SecureRandom;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
+
+/**
+ * Channel history in this node's memory, for a server without a broker that keeps it: one {@link Stream} per channel,
+ * each in its own epoch (new with the stream, so a restarted node never offers what it lost), its last publications
+ * kept within the channel's rule (messages, bytes, time). Streams are created by a publish or a read (a subscription
+ * asking for its position), bounded in all and per creating address, and removed when nothing used them for their
+ * rule's {@code ttl}.
+ *
+ * <p>A stream's lock orders its publications: the offset is taken, the message kept and handed to the local fan-out
+ * under it, so that every session receives a channel's publications in offset order and a read sees exactly those
+ * the fan-out has handed out. Under it the fan-out takes sessions' locks; nothing takes a stream's lock under a
+ * session's.
+ */
+final class MemoryHistory {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final ConcurrentHashMap<ChannelId, Stream> streams = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Object, AtomicInteger> perAddress = new ConcurrentHashMap<>();
+    private final AtomicInteger count = new AtomicInteger();
+    private final AtomicLong messages = new AtomicLong();
+    private final AtomicLong bytes = new AtomicLong();
+    private final int maxChannels;
+    private final int maxChannelsPerAddress;
+    private final ToIntFunction<Message> sizer;
+
+    /** Why a stream could not be had. */
+    enum Refusal { CHANNELS, CHANNELS_PER_ADDRESS }
+
+    MemoryHistory(int maxChannels, int maxChannelsPerAddress, ToIntFunction<Message> sizer) {
+        this.maxChannels = maxChannels;
+        this.maxChannelsPerAddress = maxChannelsPerAddress;
+        this.sizer = sizer;
+    }
+
+    /**
+     * Stamps {@code broadcast} (frozen, without a position) with {@code channel}'s next position, keeps it and hands
+     * it to {@code fanOut}, all under the stream's lock.
+     *
+     * @param address the publishing client's address key (charged if this starts a stream), or null for server code
+     * @return null, or why the channel could not get a stream (nothing was published)
+     */
+    Refusal publish(ChannelId channel, HistoryRule rule, MessageImpl broadcast, Object address, long now,
+            Consumer<MessageImpl> fanOut) {
+        while (true) {
+            Stream stream = streams.get(channel);
+            if (stream == null) {
+                Object[] refused = new Object[1];
+                stream = create(channel, rule, address, now, refused);
+                if (stream == null) {
+                    return (Refusal) refused[0];
+                }
+            }
+            synchronized (stream) {
+                if (stream.removed) {
+                    continue;
+                }
+                stream.rule = rule;
+                long offset = stream.offset + 1;
+                MessageImpl stamped = Histories.stamp(broadcast, new History.Position(stream.epoch, offset));
+                int size = sizer.applyAsInt(stamped);
+                stream.offset = offset;
+                stream.entries.addLast(new Entry(offset, stamped, size, now));
+                stream.bytes += size;
+                stream.lastUse = now;
+                messages.incrementAndGet();
+                bytes.addAndGet(size);
+                trim(stream, now);
+                fanOut.accept(stamped);
+                return null;
+            }
+        }
+    }
+
+    /**
+     * Reads {@code channel}'s history after {@code after} (null: its position only), as {@code Broker.history}
+     * defines it.
+     *
+     * @return the page, or null if the channel could not get a stream (refused, {@code refusal[0]} says why)
+     */
+    History.Page read(ChannelId channel, HistoryRule rule, History.Position after, int max, Object address,
+            long now, Refusal[] refusal) {
+        while (true) {
+            Stream stream = streams.get(channel);
+            if (stream == null) {
+                Object[] refused = new Object[1];
+                stream = create(channel, rule, address, now, refused);
+                if (stream == null) {
+                    refusal[0] = (Refusal) refused[0];
+                    return null;
+                }
+            }
+            synchronized (stream) {
+                if (stream.removed) {
+                    continue;
+                }
+                stream.rule = rule;
+                stream.lastUse = now;
+                trim(stream, now);
+                return page(stream, after, max);
+            }
+        }
+    }
+
+    private static History.Page page(Stream stream, History.Position after, int max) {
+        History.Position top = new History.Position(stream.epoch, stream.offset);
+        if (after == null || (after.epoch().equals(stream.epoch) && after.offset() == stream.offset)) {
+            return new History.Page(top, List.of(), true);
+        }
+        long missed = stream.offset - after.offset();
+        Entry first = stream.entries.peekFirst();
+        if (!after.epoch().equals(stream.epoch) || missed < 0 || missed > max || first == null
+                || first.offset > after.offset() + 1) {
+            return new History.Page(top, List.of(), false);
+        }
+        ArrayList<Message> out = new ArrayList<>((int) missed);
+        Iterator<Entry> newest = stream.entries.descendingIterator();
+        for (long i = 0; i < missed; i++) {
+            out.add(newest.next().message);
+        }
+        Collections.reverse(out);
+        return new History.Page(top, out, true);
+    }
+
+    /** Removes streams nothing used for their rule's ttl, and expired entries from the others. */
+    void sweep(long now) {
+        for (Map.Entry<ChannelId, Stream> e : streams.entrySet()) {
+            Stream stream = e.getValue();
+            synchronized (stream) {
+                trim(stream, now);
+                if (now - stream.lastUse >= stream.rule.ttlMillis() && !stream.removed) {
+                    stream.removed = true;
+                    streams.remove(e.getKey(), stream);
+                    forget(stream);
+                }
+            }
+        }
+    }
+
+    int channels() {
+        return count.get();
+    }
+
+    long messages() {
+        return messages.get();
+    }
+
+    long bytes() {
+        return bytes.get();
+    }
+
+    private Stream create(ChannelId channel, HistoryRule rule, Object address, long now, Object[] refused) {
+        AtomicInteger share = address == null ? null : perAddress.computeIfAbsent(address, a -> new AtomicInteger());
+        if (address != null && share.incrementAndGet() > maxChannelsPerAddress) {
+            release(address, share);
+            refused[0] = Refusal.CHANNELS_PER_ADDRESS;
+            return null;
+        }
+        if (count.incrementAndGet() > maxChannels && address != null) {
+            count.decrementAndGet();
+            release(address, share);
+            refused[0] = Refusal.CHANNELS;
+            return null;
+        }
+        Stream fresh = new Stream(epoch(), rule, address);
+        fresh.lastUse = now;
+        Stream raced = streams.putIfAbsent(channel, fresh);
+        if (raced != null) {
+            count.decrementAndGet();
+            if (address != null) {
+                release(address, share);
+            }
+            return raced;
+        }
+        return fresh;
+    }
+
+    private void forget(Stream stream) {
+        count.decrementAndGet();
+        messages.addAndGet(-stream.entries.size());
+        bytes.addAndGet(-stream.bytes);
+        stream.entries.clear();
+        stream.bytes = 0;
+        if (stream.address != null) {
+            AtomicInteger share = perAddress.get(stream.address);
+            if (share != null) {
+                release(stream.address, share);
+            }
+        }
+    }
+
+    private void release(Object address, AtomicInteger share) {
+        if (share.decrementAndGet() <= 0) {
+            perAddress.remove(address, share);
+        }
+    }
+
+    /** Drops the oldest entries past the rule's size or bytes, and those older than its ttl. */
+    private void trim(Stream stream, long now) {
+        HistoryRule rule = stream.rule;
+        while (!stream.entries.isEmpty()) {
+            Entry oldest = stream.entries.peekFirst();
+            boolean drop = stream.entries.size() > rule.size() || stream.bytes > rule.maxBytes()
+                    || now - oldest.at >= rule.ttlMillis();
+            if (!drop) {
+                return;
+            }
+            stream.entries.removeFirst();
+            stream.bytes -= oldest.size;
+            messages.decrementAndGet();
+            bytes.addAndGet(-oldest.size);
+        }
+    }
+
+    private static String epoch() {
+        byte[] bytes = new byte[9];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** One channel's stream; guarded by itself. */
+    private static final class Stream {
+        final String epoch;
+        final Object address;
+        final ArrayDeque<Entry> entries = new ArrayDeque<>();
+        HistoryRule rule;
+        long offset;
+        long bytes;
+        long lastUse;
+        boolean removed;
+
+        Stream(String epoch, HistoryRule rule, Object address) {
+            this.epoch = epoch;
+            this.rule = rule;
+            this.address = address;
+        }
+    }
+
+    private record Entry(long offset, MessageImpl message, int size, long at) {
+    }
+}
