@@ -10,8 +10,8 @@
 # acknowledged), and how long after a fault it received again.
 #
 # Recovery: history on /loss/** on every node (LoadServer --option=history=/loss/**) and weft-recovery.js registered on
-# every subscriber. RECOVERY=auto (default): each run without, then with, where examples' weft-recovery.js exists
-# (without only, otherwise); off, on or both to choose.
+# every subscriber (RECOVERY_JS=PATH: another one, with the weft.js it imports beside it). RECOVERY=auto (default): each
+# run without, then with, where examples' weft-recovery.js exists (without only, otherwise); off, on or both to choose.
 #
 # Default: 500 subscribers, websocket and long-polling, faults none, kill and rolling, 10 s + 20 s: about 15 minutes
 # with recovery (12 runs). TRANSPORTS="websocket", FAULTS="kill rolling", SUBSCRIBERS=N, FAULT_AT=S, AFTER=S to narrow.
@@ -25,7 +25,7 @@ mkdir -p "$BUILD"
 SUBSCRIBERS="${SUBSCRIBERS:-500}"; FAULT_AT="${FAULT_AT:-10}"; AFTER="${AFTER:-20}"
 TRANSPORTS="${TRANSPORTS:-websocket long-polling}"; FAULTS="${FAULTS:-none kill rolling}"
 if short; then SUBSCRIBERS=50; FAULT_AT=3; AFTER=8; fi
-EXTENSION="$ROOT/examples/src/main/resources/static/weft-recovery.js"
+EXTENSION="${RECOVERY_JS:-$ROOT/examples/src/main/resources/static/weft-recovery.js}"
 case "${RECOVERY:-auto}" in
     auto) if [[ -f "$EXTENSION" ]]; then MODES="false true"; else MODES="false"; fi ;;
     off) MODES="false" ;; on) MODES="true" ;; both) MODES="false true" ;;

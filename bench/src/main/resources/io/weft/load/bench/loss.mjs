@@ -215,7 +215,7 @@ async function until(condition, millis, what) {
     const deadline = Date.now() + millis;
     while (!condition()) {
         if (Date.now() > deadline) {
-            fail(what + ' within ' + millis + ' ms');
+            fail((typeof what === 'function' ? what() : what) + ' within ' + millis + ' ms');
         }
         await sleep(20);
     }
@@ -360,7 +360,8 @@ async function subscribe() {
     say('READY ' + count + ' subscribed in ' + (Date.now() - started) + ' ms');
     // Every node subscribes to a channel at Redis when its first subscriber does: the publisher sends warm messages
     // until each subscriber has one, so that the numbered ones start on a cluster that carries them everywhere.
-    await until(() => subscribers.every(s => s.warm), 60000, 'every subscriber received a warm message');
+    await until(() => subscribers.every(s => s.warm), 60000, () => subscribers.filter(s => s.warm).length + ' of '
+        + count + ' subscribers received a warm message');
     say('WARMED');
     const progress = setInterval(() => {
         const back = subscribers.filter(s => s.handshakes.length > 1).length;
