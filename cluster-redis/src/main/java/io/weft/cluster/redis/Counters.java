@@ -13,4 +13,6 @@ final class Counters {
     final LongAdder unreadable = new LongAdder();
     final LongAdder reconnects = new LongAdder();
     final LongAdder subscribeFailures = new LongAdder();
+    final LongAdder historyReads = new LongAdder();
+    final LongAdder historyReadFailures = new LongAdder();
 }

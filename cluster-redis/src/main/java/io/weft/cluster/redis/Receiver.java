@@ -5,12 +5,15 @@ import io.weft.bayeux.ChannelId;
 import io.weft.bayeux.Message;
 import io.weft.bayeux.MessageDecodeException;
 import io.weft.server.spi.Broker;
+import io.weft.server.spi.History;
 import io.weft.server.spi.QuietLog;
 
 /**
  * What Redis sends the pub/sub connection, handed to the engine's fan-out: a copy is dropped when no local session
  * wants its channel (a Redis glob crossed a {@code /}), when it is a copy of a publish delivered already (one copy
- * comes per matching subscription), or when this node published it; the rest is decoded and delivered once.
+ * comes per matching subscription), or when this node published it (unless it carries a position in a channel's
+ * history: those every node delivers, this one included); the rest is decoded and delivered once, a position stamped
+ * into {@code ext.history}.
  *
  * <p>Lettuce calls it on the connection's event-loop thread, one message at a time; the engine's fan-out runs there.
  * With sharded pub/sub there is a connection per shard, so messages of different shards come on different threads at
@@ -86,13 +89,18 @@ final class Receiver extends RedisPubSubAdapter<String, byte[]> {
                 counters.copies.increment();
                 return;
             }
-            if (envelope.origin().equals(nodeId)) {
+            History.Position position = envelope.epoch() == null ? null
+                    : new History.Position(envelope.epoch(), envelope.offset());
+            if (position == null && envelope.origin().equals(nodeId)) {
                 counters.droppedOwn.increment();
                 return;
             }
             try {
-                for (Message message : hub.codec().decode(payload, envelope.jsonOffset(),
+                for (Message.Mutable message : hub.codec().decode(payload, envelope.jsonOffset(),
                         payload.length - envelope.jsonOffset())) {
+                    if (position != null) {
+                        message.getExt(true).put(History.EXT, position.toMap());
+                    }
                     hub.deliver(message);
                 }
                 counters.received.increment();

@@ -24,7 +24,9 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import io.weft.bayeux.ChannelId;
 import io.weft.bayeux.Message;
+import io.weft.server.api.HistoryRule;
 import io.weft.server.spi.Broker;
+import io.weft.server.spi.History;
 import io.weft.server.spi.QuietLog;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -34,6 +36,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +61,11 @@ import org.slf4j.LoggerFactory;
  * to the names of the wildcards that could match it ({@link ShardNames}), each on the shard that owns its slot, and
  * each name a session needs is SSUBSCRIBEd on its shard; one publish and one pub/sub connection per shard. Each
  * publisher's order then holds per channel, not across channels on different shards.
+ *
+ * <p>With {@link RedisBrokerOptions#history} (the default) it also keeps the history of channels with a history rule
+ * ({@link #keepsHistory}): one script per publish on such a channel numbers it, keeps it in the channel's Redis Stream
+ * and publishes it, and every node, this one included, delivers it with its position; one script per read
+ * ({@link RedisHistory}, {@link HistoryKeys}).
  *
  * <p>When Redis goes away, each node's own fan-out goes on; publishes meanwhile fail at once, are counted
  * ({@link Stats#publishFailures}) and logged in one line (then a summary per minute), not one stack trace each. Lettuce
@@ -89,6 +98,9 @@ public final class RedisBroker implements Broker {
     private final ShardNames shardNames;
     private final Counters counters = new Counters();
     private final QuietLog publishFailures = new QuietLog(RedisBroker.class, "publishes to Redis that failed");
+    private final QuietLog historyFailures = new QuietLog(RedisBroker.class,
+            "publishes and reads of channel history in Redis that failed");
+    private final QuietLog callbackFailures = new QuietLog(RedisBroker.class, "history callbacks that threw");
     /** Numbers this node's publishes in the order they are handed to the publish connection. */
     private final Object publishOrder = new Object();
     private long lastNumber;
@@ -101,6 +113,8 @@ public final class RedisBroker implements Broker {
     private volatile StatefulConnection<String, byte[]> pubSubConnection;
     private volatile RedisAsyncCommands<String, byte[]> publisher;
     private volatile RedisAdvancedClusterAsyncCommands<String, byte[]> shardPublisher;
+    /** Channel history in Redis, over the publish connection; null if {@link RedisBrokerOptions#history} is off. */
+    private volatile RedisHistory redisHistory;
     private volatile Subscriptions subscriptions;
     private volatile Link publishLink;
     private volatile Link pubSubLink;
@@ -176,6 +190,11 @@ public final class RedisBroker implements Broker {
         publishing.addListener(publishLink);
         StatefulRedisConnection<String, byte[]> publish = publishing.connect(CODEC);
         publishConnection = publish;
+        if (options.history()) {
+            publish.sync().scriptLoad(RedisHistory.PUBLISH.text());
+            publish.sync().scriptLoad(RedisHistory.READ.text());
+            redisHistory = new RedisHistory(publish.async(), new HistoryKeys(options.channelPrefix()), names, false);
+        }
         publisher = publish.async();
 
         // (P)SUBSCRIBE while disconnected are queued and sent after Lettuce's own resubscription.
@@ -217,7 +236,15 @@ public final class RedisBroker implements Broker {
         StatefulRedisClusterConnection<String, byte[]> publish = publishing.connect(CODEC);
         publishConnection = publish;
         for (RedisClusterNode master : masters(publishing)) {
-            publish.getConnection(master.getUri().getHost(), master.getUri().getPort());
+            StatefulRedisConnection<String, byte[]> shard = publish.getConnection(master.getUri().getHost(),
+                    master.getUri().getPort());
+            if (options.history()) { // else each shard's first scripts after start would go twice (EVALSHA, EVAL)
+                shard.sync().scriptLoad(RedisHistory.PUBLISH.text());
+                shard.sync().scriptLoad(RedisHistory.READ.text());
+            }
+        }
+        if (options.history()) {
+            redisHistory = new RedisHistory(publish.async(), new HistoryKeys(options.channelPrefix()), names, true);
         }
         shardPublisher = publish.async();
 
@@ -318,6 +345,145 @@ public final class RedisBroker implements Broker {
         }
     }
 
+    /** Whether this broker keeps channel history in Redis: {@link RedisBrokerOptions#history}, on by default. */
+    @Override
+    public boolean keepsHistory() {
+        return options.history();
+    }
+
+    /**
+     * One script on the channel's keys ({@link HistoryKeys}; sharded: on the shard of the channel's name) numbers the
+     * message, appends it to the channel's stream within {@code rule} and PUBLISHes (sharded: SPUBLISHes to the
+     * channel's name) it with its position: all or nothing. {@code done} gets null once Redis ran it, or the failure
+     * (Redis away, too slow, too many pending; counted in {@link Stats#publishFailures}); on a Lettuce thread, or at
+     * once on the caller's when Lettuce refuses the command (disconnected). A script that timed out may still have run
+     * late: then the nodes deliver it and it is kept although {@code done} had the timeout. Every
+     * node subscribed to the channel, this one included, delivers it when Redis sends it, stamped with its position.
+     * Sharded, the names of the wildcards that could match the channel are on other shards, beyond the script: they
+     * get the message, with its position, by SPUBLISHes sent once the script has run (README, "History").
+     */
+    @Override
+    public void publish(Message message, HistoryRule rule, Consumer<Throwable> done) {
+        Objects.requireNonNull(done, "done");
+        RedisHistory kept = redisHistory;
+        if (kept == null || hub == null || stopped) {
+            done.accept(new IllegalStateException(kept == null && hub != null ? "history is off: "
+                    + "RedisBrokerOptions.history" : "the broker is not running"));
+            return;
+        }
+        ChannelId channel = message.getChannelId();
+        byte[] json = hub.codec().encode(List.of(message));
+        long number;
+        CompletableFuture<History.Position> written;
+        try {
+            synchronized (publishOrder) {
+                number = ++lastNumber;
+                written = kept.publish(channel, rule, nodeId + " " + number, json);
+            }
+        } catch (RuntimeException x) { // Lettuce refuses a command at once when it cannot queue it
+            historyPublished(channel, x, done);
+            return;
+        }
+        written.whenComplete((position, failure) -> {
+            historyPublished(channel, failure, done);
+            if (failure == null && options.sharded()) {
+                toWildcardNames(channel, Envelope.wrap(envelopePrefix, number, position.epoch(), position.offset(),
+                        json));
+            }
+        });
+    }
+
+    private void historyPublished(ChannelId channel, Throwable failure, Consumer<Throwable> done) {
+        Throwable cause = failure == null ? null : RedisHistory.cause(failure);
+        if (cause == null) {
+            counters.published.increment();
+        } else {
+            counters.publishFailures.increment();
+            if (!stopped) {
+                historyFailures.log("A publish to the history of {} in Redis failed, no node has it: {}", channel,
+                        cause.toString());
+            }
+        }
+        call(done, cause);
+    }
+
+    /**
+     * Sharded: SPUBLISH a publish the script has numbered, kept and published on the channel's own name to the names
+     * of the wildcards that could match it, on their shards. A failure here is counted in {@link Stats#publishFailures}
+     * (the nodes listening there miss it live; it is in the history).
+     */
+    private void toWildcardNames(ChannelId channel, byte[] payload) {
+        RedisAdvancedClusterAsyncCommands<String, byte[]> sharded = shardPublisher;
+        List<String> to = shardNames.published(channel);
+        if (sharded == null || to.size() < 2) {
+            return;
+        }
+        CompletableFuture<?>[] replies = new CompletableFuture<?>[to.size() - 1];
+        try {
+            for (int i = 1; i < to.size(); i++) {
+                replies[i - 1] = sharded.spublish(to.get(i), payload).toCompletableFuture();
+            }
+        } catch (RuntimeException x) {
+            published(channel.id(), x);
+            return;
+        }
+        CompletableFuture.allOf(replies).whenComplete((all, failure) -> {
+            if (failure != null) {
+                published(channel.id(), failure);
+            }
+        });
+    }
+
+    /**
+     * One script on the channel's keys: creates its epoch if it has none (a new one, which says that its history was
+     * lost or never was), reads its position and, after {@code after}, at most {@code max} entries (what Redis sends
+     * back is bounded by that); complete only if the epoch is {@code after}'s and every publication after it is still
+     * kept (none trimmed by size or bytes, none older than the ttl). {@code done} gets the page or the failure (counted
+     * in {@link Stats#historyReadFailures}), on a Lettuce thread (or the caller's, when Lettuce refuses the command).
+     */
+    @Override
+    public void history(ChannelId channel, HistoryRule rule, History.Position after, int max,
+            BiConsumer<History.Page, Throwable> done) {
+        Objects.requireNonNull(done, "done");
+        RedisHistory kept = redisHistory;
+        Hub node = hub;
+        if (kept == null || node == null || stopped) {
+            done.accept(null, new IllegalStateException(kept == null && node != null ? "history is off: "
+                    + "RedisBrokerOptions.history" : "the broker is not running"));
+            return;
+        }
+        CompletableFuture<History.Page> read;
+        try {
+            read = kept.read(channel, rule, after, max, node.codec());
+        } catch (RuntimeException x) {
+            read = CompletableFuture.failedFuture(x);
+        }
+        read.whenComplete((page, failure) -> {
+            Throwable cause = failure == null ? null : RedisHistory.cause(failure);
+            if (cause == null) {
+                counters.historyReads.increment();
+            } else {
+                counters.historyReadFailures.increment();
+                if (!stopped) {
+                    historyFailures.log("A read of the history of {} in Redis failed: {}", channel, cause.toString());
+                }
+            }
+            try {
+                done.accept(page, cause);
+            } catch (RuntimeException x) {
+                callbackFailures.log("A history read's callback threw: {}", x.toString());
+            }
+        });
+    }
+
+    private void call(Consumer<Throwable> done, Throwable failure) {
+        try {
+            done.accept(failure);
+        } catch (RuntimeException x) {
+            callbackFailures.log("A history publish's callback threw: {}", x.toString());
+        }
+    }
+
     @Override
     public void subscribe(ChannelId channel) {
         Subscriptions to = subscriptions;
@@ -393,17 +559,21 @@ public final class RedisBroker implements Broker {
                 counters.reconnects.sum(), counters.subscribeFailures.sum(),
                 subscribed == null ? 0 : subscribed.channels(),
                 subscribed == null ? 0 : subscribed.patterns(),
-                publishing != null && publishing.up() && listening != null && listening.up());
+                publishing != null && publishing.up() && listening != null && listening.up(),
+                counters.historyReads.sum(), counters.historyReadFailures.sum());
     }
 
     /**
      * A broker's counts since it started.
      *
-     * @param published messages Redis took from this node (sharded: every shard it went to took it)
+     * @param published messages Redis took from this node (sharded: every shard it went to took it), those on
+     *     channels with history included (once the script ran)
      * @param publishFailures messages this node could not hand to Redis (away, too slow, too many pending): the other
      *     nodes' subscribers missed them (sharded: those listening through a shard that did not take it); this node's
-     *     own got them
-     * @param received messages from other nodes delivered to this node's subscribers
+     *     own got them. On a channel with history: the script failed and no node got it (its {@code done} had the
+     *     failure); or, sharded, a wildcard name's shard did not take it after the script ran
+     * @param received messages from Redis delivered to this node's subscribers: other nodes' publishes, and this
+     *     node's own on channels with history
      * @param droppedOwn this node's own messages that Redis sent back and were dropped
      * @param copies further copies of a message delivered already (Redis sends one per matching subscription)
      * @param unwanted messages Redis sent for a channel no local session wants (a Redis pattern also matches
@@ -415,10 +585,12 @@ public final class RedisBroker implements Broker {
      * @param channels Redis channels (sharded: shard channels) this node subscribes to now
      * @param patterns Redis patterns this node subscribes to now (none when sharded)
      * @param connected whether all its connections are up (sharded: to every shard)
+     * @param historyReads reads of channel history Redis answered (complete or not)
+     * @param historyReadFailures reads of channel history that failed (Redis away, too slow, too many pending)
      */
     public record Stats(long published, long publishFailures, long received, long droppedOwn, long copies,
             long unwanted, long unreadable, long reconnects, long subscribeFailures, int channels, int patterns,
-            boolean connected) {
+            boolean connected, long historyReads, long historyReadFailures) {
     }
 
     private static String newNodeId() {

@@ -27,9 +27,12 @@ import java.util.Objects;
  *     Redis, or on a cluster, where every node carries every message). {@code uri} may then name several of the
  *     cluster's nodes, comma-separated ({@code redis://10.0.0.1:6379,redis://10.0.0.2:6379}): the topology is read
  *     from the first that answers.
+ * @param history whether the broker keeps the history of channels with a history rule in Redis, for the whole cluster
+ *     ({@link RedisBroker#keepsHistory}; default true): each publish on such a channel is one script that numbers it,
+ *     appends it to the channel's Redis Stream and publishes it. Off: each node keeps its own history in memory.
  */
 public record RedisBrokerOptions(String uri, String channelPrefix, Duration commandTimeout, Duration connectTimeout,
-        Duration maxReconnectDelay, int maxPendingPublishes, boolean sharded) {
+        Duration maxReconnectDelay, int maxPendingPublishes, boolean sharded, boolean history) {
 
     public RedisBrokerOptions {
         Objects.requireNonNull(uri, "uri");
@@ -91,6 +94,7 @@ public record RedisBrokerOptions(String uri, String channelPrefix, Duration comm
         private Duration maxReconnectDelay = Duration.ofSeconds(2);
         private int maxPendingPublishes = 100_000;
         private boolean sharded;
+        private boolean history = true;
 
         private Builder(String uri) {
             this.uri = uri;
@@ -126,9 +130,14 @@ public record RedisBrokerOptions(String uri, String channelPrefix, Duration comm
             return this;
         }
 
+        public Builder history(boolean history) {
+            this.history = history;
+            return this;
+        }
+
         public RedisBrokerOptions build() {
             return new RedisBrokerOptions(uri, channelPrefix, commandTimeout, connectTimeout, maxReconnectDelay,
-                    maxPendingPublishes, sharded);
+                    maxPendingPublishes, sharded, history);
         }
     }
 }

@@ -20,6 +20,18 @@ class EnvelopeTest {
     }
 
     @Test
+    void aPublishWithHistoryCarriesItsEpochAndOffsetInTheHeader() {
+        byte[] json = "[{\"channel\":\"/a\"}]".getBytes(StandardCharsets.UTF_8);
+        byte[] payload = Envelope.wrap(Envelope.prefix("Xq3v_8RkTfA"), 1743, "kq2Lw0aZ9Xb1Y3cD", 17, json);
+        assertEquals("Xq3v_8RkTfA 1743 kq2Lw0aZ9Xb1Y3cD 17\n[{\"channel\":\"/a\"}]",
+                new String(payload, StandardCharsets.UTF_8), "as the history script writes it");
+        assertEquals(new Envelope("Xq3v_8RkTfA", 1743, "kq2Lw0aZ9Xb1Y3cD", 17, 37), Envelope.read(payload));
+        for (String bad : new String[] {"n 1 e\n[]", "n 1 e 0\n[]", "n 1  5\n[]", "n 1 e 5 6\n[]", "n 1 e x\n[]"}) {
+            assertNull(Envelope.read(bad.getBytes(StandardCharsets.UTF_8)), bad);
+        }
+    }
+
+    @Test
     void aPayloadWithoutAHeaderIsNotAnEnvelope() {
         for (String payload : new String[] {"[{\"channel\":\"/a\"}]", "node\n[]", " 12\n[]", "node \n[]", "node 1x\n[]",
                 "node 99999999999999999999\n[]", "node 12"}) {

@@ -11,7 +11,7 @@ class RedisBrokerOptionsTest {
     @Test
     void defaultsAreTheDocumentedOnes() {
         assertEquals(new RedisBrokerOptions("redis://127.0.0.1:6379", "weft:", Duration.ofSeconds(5),
-                Duration.ofSeconds(10), Duration.ofSeconds(2), 100_000, false), RedisBrokerOptions.of("redis://127.0.0.1:6379"));
+                Duration.ofSeconds(10), Duration.ofSeconds(2), 100_000, false, true), RedisBrokerOptions.of("redis://127.0.0.1:6379"));
     }
 
     @Test
