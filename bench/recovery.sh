@@ -4,8 +4,9 @@
 # cluster-redis/haproxy.cfg (ports changed) and a third node in the same cluster for the publisher, which no fault
 # touches; SUBSCRIBERS official CometD JavaScript clients (npm cometd 9.0.0 in Node) subscribe through HAProxy, subscriber
 # i to /loss/(i % 20); the publisher numbers 200 messages a second across the 20 channels; FAULT_AT s into the
-# publishing the fault: none, kill (kill -9 node a, which stays down) or rolling (SIGTERM node a, start it again, wait
-# until HAProxy takes it back, then node b); AFTER s more of publishing. Each subscriber counts what it lost,
+# publishing the fault: none, kill (kill -9 node a, which stays down) or rolling (SIGTERM node a, which drains for DRAIN
+# s (10: LoadServer's default) and stops, start it again, wait until HAProxy takes it back, then node b); AFTER s more
+# of publishing. Each subscriber counts what it lost,
 # received twice or out of order (by the publisher's numbers per channel, against what the publisher's node
 # acknowledged), and how long after a fault it received again.
 #
@@ -22,7 +23,7 @@ source "$(dirname "$0")/lib.sh"
 # Its own build folder: the other scripts' bench/target/load-client and bench/target/harness may be rebuilt under a run.
 BUILD="$BENCH_DIR/target/recovery"
 mkdir -p "$BUILD"
-SUBSCRIBERS="${SUBSCRIBERS:-500}"; FAULT_AT="${FAULT_AT:-10}"; AFTER="${AFTER:-20}"
+SUBSCRIBERS="${SUBSCRIBERS:-500}"; FAULT_AT="${FAULT_AT:-10}"; AFTER="${AFTER:-20}"; DRAIN="${DRAIN:-10}"
 TRANSPORTS="${TRANSPORTS:-websocket long-polling}"; FAULTS="${FAULTS:-none kill rolling}"
 if short; then SUBSCRIBERS=50; FAULT_AT=3; AFTER=8; fi
 EXTENSION="${RECOVERY_JS:-$ROOT/examples/src/main/resources/static/weft-recovery.js}"
@@ -51,7 +52,7 @@ run() {
     log "$transport, $fault, recovery $recovery: $SUBSCRIBERS subscribers (load $(load_avg))"
     setsid timeout --kill-after=10 $(( FAULT_AT + AFTER + 240 )) java -Xms256m -Xmx1g $JVM_COMMON $LOAD_LOGGING \
         -cp "$(harness_cp)" io.weft.load.bench.Bench loss --transport="$transport" --fault="$fault" \
-        --recovery="$recovery" --subscribers="$SUBSCRIBERS" --fault-at-s="$FAULT_AT" --after-s="$AFTER" \
+        --recovery="$recovery" --subscribers="$SUBSCRIBERS" --fault-at-s="$FAULT_AT" --after-s="$AFTER" --drain-s="$DRAIN" \
         --npm-prefix="$BUILD/npm-loss" --haproxy-cfg="$ROOT/cluster-redis/haproxy.cfg" --recovery-js="$EXTENSION" \
         --dir="$BUILD/runs" --csv="$CSV" > "$logf" 2>&1 < /dev/null &
     local pid=$!

@@ -48,6 +48,10 @@ final class LossCommand implements Callable<Integer> {
             description = "Seconds of publishing after the fault is over [${DEFAULT-VALUE}].")
     double after;
 
+    @Option(names = "--drain-s", defaultValue = "10",
+            description = "How long a node drains on SIGTERM (LoadServer --drain) [${DEFAULT-VALUE}].")
+    double drain;
+
     @Option(names = "--npm-prefix", defaultValue = "bench/target/npm-loss",
             description = "Where the official client is installed with npm (once) [${DEFAULT-VALUE}].")
     Path npmPrefix;
@@ -76,7 +80,7 @@ final class LossCommand implements Callable<Integer> {
         Path runDir = dir.resolve(transport + "-" + chosen.name().toLowerCase(Locale.ROOT) + "-"
                 + (recovery ? "recovery" : "plain"));
         LossResult result = LossRun.run(new LossRun.Settings(transport, chosen, recovery, subscribers, channels,
-                rate, seconds(faultAt), seconds(after), NodeClients.install(npmPrefix.toAbsolutePath()),
+                rate, seconds(faultAt), seconds(after), seconds(drain), NodeClients.install(npmPrefix.toAbsolutePath()),
                 haproxyConfig, recoveryScript, runDir));
         System.out.println(result.resultLine());
         result.faults().forEach(line -> System.out.println("  " + line));

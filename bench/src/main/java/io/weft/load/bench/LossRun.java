@@ -70,13 +70,15 @@ final class LossRun {
      * @param rate messages a second, all channels together
      * @param faultAt how long into the publishing the fault starts
      * @param after how long the publishing goes on once the fault is over (a restarted node taken back)
+     * @param drain how long a node drains on SIGTERM (LoadServer {@code --drain})
      * @param npmPrefix a folder whose node_modules holds cometd and cometd-nodejs-client ({@link NodeClients})
      * @param haproxyConfig the documented HAProxy configuration (cluster-redis/haproxy.cfg)
      * @param recoveryScript weft-recovery.js, used with {@code recovery}
      * @param dir where the run's logs go
      */
     record Settings(String transport, Fault fault, boolean recovery, int subscribers, int channels, int rate,
-            Duration faultAt, Duration after, Path npmPrefix, Path haproxyConfig, Path recoveryScript, Path dir) {
+            Duration faultAt, Duration after, Duration drain, Path npmPrefix, Path haproxyConfig, Path recoveryScript,
+            Path dir) {
         Settings {
             if (!transport.equals("websocket") && !transport.equals("long-polling")) {
                 throw new IllegalArgumentException("websocket or long-polling: " + transport);
@@ -93,7 +95,10 @@ final class LossRun {
     /** Runs it: starts everything, makes the fault, stops everything; what the subscribers counted. */
     static LossResult run(Settings settings) throws Exception {
         Files.createDirectories(settings.dir());
-        List<String> serverArguments = settings.recovery() ? List.of("--option=history=" + HISTORY) : List.of();
+        List<String> serverArguments = new ArrayList<>(List.of("--drain=" + settings.drain().toMillis() + "ms"));
+        if (settings.recovery()) {
+            serverArguments.add("--option=history=" + HISTORY);
+        }
         Path script = settings.npmPrefix().resolve("loss.mjs");
         try (InputStream source = LossRun.class.getResourceAsStream("loss.mjs")) {
             Files.copy(source, script, StandardCopyOption.REPLACE_EXISTING);

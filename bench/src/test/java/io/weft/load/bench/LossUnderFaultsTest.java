@@ -64,7 +64,7 @@ class LossUnderFaultsTest {
     private static LossResult run(LossRun.Fault fault, Duration faultAt, Duration after) throws Exception {
         Path logs = Path.of("target", "maven", "loss", fault.name().toLowerCase(Locale.ROOT));
         LossResult result = LossRun.run(new LossRun.Settings("websocket", fault, RECOVERY, SUBSCRIBERS, 20, RATE,
-                faultAt, after, npm, Path.of("..", "cluster-redis", "haproxy.cfg"),
+                faultAt, after, Duration.ofSeconds(2), npm, Path.of("..", "cluster-redis", "haproxy.cfg"),
                 Path.of("..", "examples", "src", "main", "resources", "static", "weft-recovery.js"), logs));
         System.out.println(result);
         return result;
