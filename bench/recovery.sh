@@ -54,7 +54,7 @@ run() {
         -cp "$(harness_cp)" io.weft.load.bench.Bench loss --transport="$transport" --fault="$fault" \
         --recovery="$recovery" --subscribers="$SUBSCRIBERS" --fault-at-s="$FAULT_AT" --after-s="$AFTER" --drain-s="$DRAIN" \
         --npm-prefix="$BUILD/npm-loss" --haproxy-cfg="$ROOT/cluster-redis/haproxy.cfg" --recovery-js="$EXTENSION" \
-        --dir="$BUILD/runs" --csv="$CSV" > "$logf" 2>&1 < /dev/null &
+        --dir="$BUILD/runs" --csv="$CSV" --label="$COMMIT drain ${DRAIN}s" > "$logf" 2>&1 < /dev/null &
     local pid=$!
     STARTED_PIDS+=("$pid")
     if wait "$pid"; then grep -A3 '^RESULT' "$logf" >&2; else log "the run failed: see $logf"; tail -5 "$logf" >&2; fi
@@ -77,15 +77,16 @@ lines = [f"Last run {started} UTC at `{commit}` (load average {load} at its end)
          + (f"{rows[0]['subscribers']} subscribers, {rows[0]['rate']} msgs/s over {rows[0]['channels']} channels."
             if rows else "no run completed."), "",
          "| transport | fault | recovery | lost | duplicated | out of order | subscribers that lost (each) "
-         "| interrupted (twice) | back after the fault | longest silence |",
-         "|---|---|---|---|---|---|---|---|---|---|"]
+         "| interrupted (twice) | back after the fault | longest silence | measured at |",
+         "|---|---|---|---|---|---|---|---|---|---|---|"]
 for r in rows:
     each = (f" ({r['lost_each_min']}–{r['lost_each_max']})" if r['lost_each_min'] != r['lost_each_max']
             else f" ({r['lost_each_max']})") if int(r['subscribers_lost']) else ""
     back = f"{r['back_s']} s" if r['back_s'] else "–"
     lines.append(f"| {r['transport']} | {r['fault']} | {r['recovery']} | {n(r['lost'])} of {n(r['expected'])} "
                  f"| {n(r['duplicated'])} | {n(r['out_of_order'])} | {r['subscribers_lost']} of {r['subscribers']}{each} "
-                 f"| {r['interrupted']} ({r['interrupted_twice']}) | {back} | {r['longest_silence_s']} s |")
+                 f"| {r['interrupted']} ({r['interrupted_twice']}) | {back} | {r['longest_silence_s']} s "
+                 f"| {r.get('label') or ''} |")
 table = "\n".join(lines)
 begin, end = "<!-- table: bench/recovery.sh writes what follows -->", "<!-- /table -->"
 text = open(page).read() if os.path.exists(page) else f"# Failover with and without recovery (issue 27)\n\n{begin}\n{end}\n"

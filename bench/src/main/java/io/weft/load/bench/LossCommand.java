@@ -71,6 +71,10 @@ final class LossCommand implements Callable<Integer> {
     @Option(names = "--csv", description = "A CSV file to append the run's row to (its header first, if new).")
     Path csv;
 
+    @Option(names = "--label", defaultValue = "",
+            description = "Text for the row's last column, label (e.g. the commit measured).")
+    String label;
+
     @Override
     public Integer call() throws Exception {
         LossRun.Fault chosen = LossRun.Fault.parse(fault);
@@ -86,9 +90,10 @@ final class LossCommand implements Callable<Integer> {
         result.faults().forEach(line -> System.out.println("  " + line));
         if (csv != null) {
             if (!Files.exists(csv)) {
-                Files.writeString(csv, LossResult.CSV_HEADER + "\n", StandardCharsets.UTF_8);
+                Files.writeString(csv, LossResult.CSV_HEADER + ",label\n", StandardCharsets.UTF_8);
             }
-            Files.writeString(csv, result.csvRow() + "\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+            Files.writeString(csv, result.csvRow() + "," + label.replace(',', ' ') + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.APPEND);
         }
         return 0;
     }
