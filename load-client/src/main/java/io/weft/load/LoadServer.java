@@ -20,6 +20,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -120,6 +121,11 @@ public final class LoadServer implements Callable<Integer> {
             + "(SPUBLISH/SSUBSCRIBE), each channel on the shard that owns its slot.")
     boolean redisSharded;
 
+    @Option(names = "--option", paramLabel = "NAME=VALUE",
+            description = "Any server option by its name, as ServerOptions.Builder.set takes it (e.g. "
+                    + "--option=history=/chat/**); repeatable; after the flags above, so it overrides them.")
+    Map<String, String> serverOptions = new LinkedHashMap<>();
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new LoadServer()).execute(args));
     }
@@ -128,9 +134,7 @@ public final class LoadServer implements Callable<Integer> {
     public Integer call() throws Exception {
         Running running;
         try {
-            running = start(new Settings(host, port, context, maxThreads,
-                    ServerOptions.builder().timeout(timeout).maxSessionsPerAddress(maxSessionsPerAddress)
-                            .maxConnectionsPerAddress(maxConnectionsPerAddress).build(),
+            running = start(new Settings(host, port, context, maxThreads, options(),
                     Extension.parse(extensions), jettyDefaults, redis, redisSharded, trustedProxies, engine),
                     System.out);
         } catch (IllegalArgumentException x) { // an option's value: one line, no stack trace
@@ -160,6 +164,14 @@ public final class LoadServer implements Callable<Integer> {
         }
         System.out.println("Server stopped");
         return 0;
+    }
+
+    /** The flags' options, then {@code --option}'s by name; an unknown name or a bad value fails the start. */
+    ServerOptions options() {
+        ServerOptions.Builder options = ServerOptions.builder().timeout(timeout)
+                .maxSessionsPerAddress(maxSessionsPerAddress).maxConnectionsPerAddress(maxConnectionsPerAddress);
+        serverOptions.forEach(options::set);
+        return options.build();
     }
 
     /** Reads commands until {@code exit}; an input that ends (a script without a terminal) leaves the server up. */
