@@ -145,6 +145,7 @@ async function login(event) {
             client = new BayeuxClient(new URL('cometd', document.baseURI).href, {
                 transports: transportsFromUrl(), // websocket, eventsource, long-polling, or the one forced in the URL
                 ack: params.get('ack') === 'true' || params.get('ack') === '1',
+                positions: 'session', // a reloaded tab gets back the lines its rooms had meanwhile (history)
             });
             // end::create[]
             client.addListener('state', state => {

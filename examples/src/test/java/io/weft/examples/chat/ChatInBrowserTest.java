@@ -277,6 +277,25 @@ class ChatInBrowserTest {
     }
 
     @Test
+    void aReloadedPageShowsTheLinesItMissedOnceAndInOrder() {
+        ChatPage a = new ChatPage(alice).open(server.baseUrl() + "/").join("alice", "reload");
+        ChatPage b = new ChatPage(bob).open(server.baseUrl() + "/").join("bob", "reload");
+        a.waitForMembers("alice", "bob");
+        b.say("before the reload");
+        a.waitForChat("bob", "before the reload");
+        alice.navigate().refresh();
+        b.waitForNotice("alice left").waitForMembers("bob"); // the old page's session has ended
+        b.say("missed one");
+        b.say("missed two");
+        b.waitForChat("bob", "missed two");
+        a.join("alice", "reload").waitForChat("bob", "missed two");
+        b.say("after");
+        a.waitForChat("bob", "after");
+        assertEquals(List.of("bob: missed one", "bob: missed two", "bob: after"), a.chatLines(),
+                "what the reload missed, once, in order, and nothing it had shown before");
+    }
+
+    @Test
     void closingThePageLeavesTheRoom() {
         ChatPage a = new ChatPage(alice).open(server.baseUrl() + "/").join("alice", "leaving");
         new ChatPage(bob).open(server.baseUrl() + "/").join("bob", "leaving");
