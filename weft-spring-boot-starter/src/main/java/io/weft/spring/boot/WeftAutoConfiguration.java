@@ -32,11 +32,14 @@ public class WeftAutoConfiguration {
         return BayeuxServer.create(properties.toServerOptions());
     }
 
-    /** Closes the server (this one or the application's) before the web server's graceful shutdown. */
+    /**
+     * Drains the server (this one or the application's) over {@code weft.drain}, or closes it, before the web server's
+     * graceful shutdown.
+     */
     @Bean
     @ConditionalOnMissingBean
-    public WeftLifecycle weftLifecycle(BayeuxServer bayeux) {
-        return new WeftLifecycle(bayeux);
+    public WeftLifecycle weftLifecycle(BayeuxServer bayeux, WeftProperties properties) {
+        return new WeftLifecycle(bayeux, properties.getDrain());
     }
 
     /**

@@ -40,6 +40,15 @@ public class WeftProperties implements Validator {
      */
     private String path = "/cometd";
 
+    /**
+     * How long the application's stop drains the Bayeux server before the web server's graceful shutdown: health DOWN
+     * at once, each client told to handshake again (through the load balancer, on another node) at a moment spread
+     * over the window, then the server closed. 0 (the default) closes it at once. Keep it below
+     * {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s by default).
+     */
+    @DurationUnit(ChronoUnit.MILLIS)
+    private Duration drain = Duration.ZERO;
+
     /** How long a /meta/connect is held when nothing is queued for the client; advised to clients. */
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration timeout = Duration.ofSeconds(20);
@@ -487,6 +496,14 @@ public class WeftProperties implements Validator {
 
     public void setRequestHeadTimeout(Duration requestHeadTimeout) {
         this.requestHeadTimeout = requestHeadTimeout;
+    }
+
+    public Duration getDrain() {
+        return drain;
+    }
+
+    public void setDrain(Duration drain) {
+        this.drain = drain;
     }
 
     public List<String> getHistory() {

@@ -80,6 +80,46 @@ class GracefulShutdownTest {
         }
     }
 
+    @Test
+    void withADrainWindowAHeldLongPollIsToldToHandshakeAgainElsewhereAndHealthIsDownMeanwhile() throws Exception {
+        ConfigurableApplicationContext application = new SpringApplicationBuilder(WeftTestApplication.class)
+                .properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
+                        "weft.timeout=" + HELD.toMillis(), "server.tomcat.connection-timeout=120s", "weft.drain=2s")
+                .run();
+        HttpClient http = new HttpClient();
+        try {
+            http.start();
+            BayeuxServer bayeux = application.getBean(BayeuxServer.class);
+            WeftHealthIndicator health = application.getBean(WeftHealthIndicator.class);
+            String url = "http://127.0.0.1:"
+                    + ((WebServerApplicationContext) application).getWebServer().getPort() + "/cometd";
+            String clientId = post(http, url, "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+                    + "\"supportedConnectionTypes\":[\"long-polling\"]}]").get(0).path("clientId").asText();
+            String connect = "[{\"channel\":\"/meta/connect\",\"clientId\":\"" + clientId
+                    + "\",\"connectionType\":\"long-polling\"}]";
+            post(http, url, connect.replace("}]", ",\"advice\":{\"timeout\":0}}]"));
+            CompletableFuture<ContentResponse> held = new CompletableResponseListener(request(http, url, connect))
+                    .send();
+            assertTrue(within(() -> bayeux.getStats().heldConnects() == 1), "the second connect is held");
+
+            Thread stopper = new Thread(application::close, "stopper");
+            stopper.start();
+            assertTrue(within(bayeux::isDraining), "the stop drains");
+            assertEquals(Status.DOWN, health.health().getStatus(), "down while draining");
+            ContentResponse answered = held.get(10, TimeUnit.SECONDS);
+            JsonNode reply = JSON.readTree(answered.getContentAsString()).get(0);
+            assertEquals("503::server_draining", reply.path("error").asText(), answered.getContentAsString());
+            assertEquals("handshake", reply.path("advice").path("reconnect").asText(), answered.getContentAsString());
+
+            stopper.join(TimeUnit.SECONDS.toMillis(30));
+            assertFalse(stopper.isAlive(), "the application stopped");
+            assertTrue(bayeux.isClosed(), "closed at the end of the window");
+        } finally {
+            application.close();
+            http.stop();
+        }
+    }
+
     private static Request request(HttpClient http, String url, String body) {
         return http.newRequest(url)
                 .method(HttpMethod.POST)

@@ -80,6 +80,7 @@ class WeftPropertiesTest {
         List<String> problems = new ArrayList<>();
         List<String> properties = new ArrayList<>(optionNames().stream().map(WeftProperties::propertyName).toList());
         properties.add("weft.path");
+        properties.add("weft.drain");
         for (String name : properties) {
             JsonNode property = described.remove(name);
             if (property == null) {
