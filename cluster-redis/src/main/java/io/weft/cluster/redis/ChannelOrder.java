@@ -1,5 +1,6 @@
 package io.weft.cluster.redis;
 
+import io.weft.bayeux.ChannelId;
 import io.weft.bayeux.Message;
 import io.weft.server.spi.History;
 import java.util.LinkedHashMap;
@@ -13,7 +14,9 @@ import java.util.function.Consumer;
  * Sharded pub/sub: puts the publications of each history channel back in offset order before the engine gets them. A
  * node that hears a channel only through a wildcard's name gets its publications from the publishing nodes' own
  * SPUBLISHes, sent after each script ran, so two nodes' publications may come in the other order (README, "History").
- * The next offset is delivered at once; one further ahead is held until the missing ones come, for at most
+ * A channel heard for the first time (or in a new epoch) is held {@link #WAIT_MILLIS} before its first delivery, since
+ * where it starts is not known until its late publications had time to come. Then the next offset is delivered at
+ * once; one further ahead is held until the missing ones come, for at most
  * {@link #WAIT_MILLIS} (then the gap is given up and counted: the publication was lost on its way, and is in the
  * history); one at or below the last delivered is a late copy and dropped.
  *
@@ -59,6 +62,19 @@ final class ChannelOrder {
         this.late = late;
     }
 
+    /**
+     * This node stopped listening to {@code subscription} (a channel or a wildcard): forgets the channels it covers, and
+     * drops what they held, so that the first publication heard after a new subscription starts the channel's order
+     * afresh instead of waiting for the ones published meanwhile, which will not come.
+     */
+    void forget(ChannelId subscription) {
+        synchronized (channels) {
+            channels.keySet().removeIf(name -> subscription.isWild()
+                    ? ChannelId.isValid(name) && subscription.matches(ChannelId.of(name))
+                    : subscription.id().equals(name));
+        }
+    }
+
     /** A publication of {@code channel} at {@code position}, stamped with it. */
     void accept(String channel, History.Position position, Message message) {
         Order order;
@@ -75,15 +91,23 @@ final class ChannelOrder {
         private long last;
         private final TreeMap<Long, Message> held = new TreeMap<>();
         private boolean waiting;
+        /** Heard for less than {@link #WAIT_MILLIS}: where it starts is not known yet, so everything is held. */
+        private boolean fresh;
 
         void accept(History.Position position, Message message) {
+            long offset = position.offset();
             if (epoch == null || !epoch.equals(position.epoch())) { // the first, or the history was lost
                 giveUp();
                 epoch = position.epoch();
-                deliver(position.offset(), message);
+                fresh = true;
+                held.put(offset, message);
+                waitForMore();
                 return;
             }
-            long offset = position.offset();
+            if (fresh) {
+                held.putIfAbsent(offset, message);
+                return;
+            }
             if (offset <= last || held.containsKey(offset)) {
                 late.increment();
                 return;
@@ -95,7 +119,13 @@ final class ChannelOrder {
             held.put(offset, message);
             if (held.size() > MAX_HELD) {
                 skipGap();
-            } else if (!waiting) {
+            } else {
+                waitForMore();
+            }
+        }
+
+        private void waitForMore() {
+            if (!waiting) {
                 waiting = true;
                 scheduler.accept(this::waited, WAIT_MILLIS);
             }
@@ -104,12 +134,17 @@ final class ChannelOrder {
         private void waited() {
             synchronized (this) {
                 waiting = false;
-                if (!held.isEmpty()) {
+                if (fresh) { // it starts at the first held: a node that just began to hear it missed those before
+                    fresh = false;
+                    Map.Entry<Long, Message> first = held.pollFirstEntry();
+                    if (first != null) {
+                        deliver(first.getKey(), first.getValue());
+                    }
+                } else if (!held.isEmpty()) {
                     skipGap();
                 }
                 if (!held.isEmpty()) {
-                    waiting = true;
-                    scheduler.accept(this::waited, WAIT_MILLIS);
+                    waitForMore();
                 }
             }
         }
@@ -123,6 +158,12 @@ final class ChannelOrder {
 
         /** Delivers what is held, in order, giving up every gap (a channel forgotten, or a new epoch). */
         void giveUp() {
+            if (fresh && !held.isEmpty()) {
+                fresh = false;
+                Map.Entry<Long, Message> first = held.pollFirstEntry();
+                deliver(first.getKey(), first.getValue());
+            }
+            fresh = false;
             while (!held.isEmpty()) {
                 skipGap();
             }

@@ -116,6 +116,8 @@ public final class RedisBroker implements Broker {
     private volatile RedisAdvancedClusterAsyncCommands<String, byte[]> shardPublisher;
     /** Channel history in Redis, over the publish connection; null if {@link RedisBrokerOptions#history} is off. */
     private volatile RedisHistory redisHistory;
+    /** Sharded: what puts history channels back in offset order on receipt. */
+    private volatile ChannelOrder channelOrder;
     private volatile Subscriptions subscriptions;
     private volatile Link publishLink;
     private volatile Link pubSubLink;
@@ -273,6 +275,7 @@ public final class RedisBroker implements Broker {
             } catch (RejectedExecutionException stopping) { // what is held goes with the broker
             }
         }, counters.historyGaps, counters.copies);
+        channelOrder = order;
         connection.addListener(new Receiver(nodeId, names, subscriptions, hub, counters, order));
     }
 
@@ -505,6 +508,10 @@ public final class RedisBroker implements Broker {
         Subscriptions to = subscriptions;
         if (to != null && !stopped) {
             to.remove(channel);
+        }
+        ChannelOrder order = channelOrder;
+        if (order != null) {
+            order.forget(channel);
         }
     }
 

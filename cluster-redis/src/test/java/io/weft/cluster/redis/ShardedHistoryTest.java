@@ -138,7 +138,8 @@ class ShardedHistoryTest {
             HistoryNode.await(published);
         }
         for (HistoryNode node : List.of(a, b, c)) {
-            Await.until(HistoryNode.WITHIN, () -> node.delivered(room).size() >= 2 * each, "all delivered");
+            Await.until(HistoryNode.WITHIN, () -> node.delivered(room).size(), n -> n >= 2 * each,
+                    "all delivered to node " + List.of(a, b, c).indexOf(node) + " (" + node.broker.stats() + ")");
             String epoch = node.positions(room).get(0).epoch();
             assertEquals(LongStream.rangeClosed(1, 2 * each).mapToObj(n -> new History.Position(epoch, n)).toList(),
                     node.positions(room), "offsets 1..200 in order, each once, own publishes included");
