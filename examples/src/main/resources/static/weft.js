@@ -9,8 +9,10 @@
 // What it does: handshake; the /meta/connect loop that follows the server's advice (timeout, interval, reconnect);
 // websocket, falling back to eventsource (a Server-Sent Events stream, uplink by POST) and then to long-polling when
 // the one before cannot be opened; subscribe (wildcards included) and
-// publish; a new handshake when the server has forgotten the session, with every subscription made again; and,
-// as an option, the acknowledgement extension (no message lost across reconnects). See docs/browser-client.md.
+// publish; a new handshake when the server has forgotten the session, with every subscription made again;
+// recovery on channels that keep history (each subscription made again asks for what was missed, and no message
+// reaches the page twice); and, as an option, the acknowledgement extension (no message lost across reconnects).
+// See docs/browser-client.md.
 //
 // Threads: none. Everything runs on the page's event loop; callbacks are called from it and should return quickly.
 
@@ -69,6 +71,218 @@ export function channelMatches(pattern, channel) {
         }
     }
     return true;
+}
+
+/** At most this many channels' positions go in one subscribe's `ext.recover` (the server's `maxRecoverChannels`). */
+export const MAX_RECOVER_CHANNELS = 64;
+
+/** `{epoch, offset}` from a value the server sent (`ext.history`, an entry of `ext.recover`), or null if it is none. */
+function positionOf(value) {
+    if (value === null || typeof value !== 'object') {
+        return null;
+    }
+    const {epoch, offset} = value;
+    if (typeof epoch !== 'string' || epoch.length === 0 || epoch.length > 64
+            || !Number.isSafeInteger(offset) || offset < 0) {
+        return null;
+    }
+    return {epoch, offset};
+}
+
+/**
+ * The storage the `positions` option names: null for `'memory'`, the page's `sessionStorage` for `'session'` (null
+ * where there is none), or the object given when it has `getItem` and `setItem`.
+ */
+export function storageOf(positions) {
+    if (positions === 'memory' || positions === undefined || positions === null) {
+        return null;
+    }
+    if (positions === 'session') {
+        try {
+            return globalThis.sessionStorage || null;
+        } catch (x) {
+            return null; // storage refused (a sandboxed frame)
+        }
+    }
+    if (typeof positions === 'object' && typeof positions.getItem === 'function'
+            && typeof positions.setItem === 'function') {
+        return positions;
+    }
+    throw new TypeError("positions must be 'memory', 'session' or a Storage, not " + positions);
+}
+
+/**
+ * Where a client is in each channel that keeps history (docs/protocol.md, "History and recovery"): the last position
+ * `{epoch, offset}` it saw there, from the messages delivered (`ext.history`) and from subscribe replies
+ * (`ext.recover`). It gives what a subscribe sends to recover (`recoverFor`), tells a message the client already had
+ * from a new one (`accept`), and reads a subscribe reply (`replied`). BayeuxClient keeps one; `weft-recovery.js` keeps
+ * one for the official CometD client.
+ *
+ * `storage`, if given, is a Web Storage (`sessionStorage`) the positions are kept in under `key`, so that a reloaded
+ * page starts from them: read at construction, written a moment after they change and at once by `save()`.
+ */
+export class Positions {
+    /** The most channels whose positions are kept; past it, those seen least recently are forgotten. */
+    static MAX_CHANNELS = 1000;
+
+    #positions = new Map(); // channel -> {epoch, offset}, least recently changed first
+    #storage;
+    #key;
+    #saveTimer = null;
+
+    constructor(storage = null, key = 'weft.positions') {
+        this.#storage = storage;
+        this.#key = key;
+        if (storage) {
+            try {
+                const stored = JSON.parse(storage.getItem(key) || '{}');
+                for (const [channel, value] of Object.entries(stored)) {
+                    const position = positionOf(value);
+                    if (position && channel.startsWith('/')) {
+                        this.#set(channel, position);
+                    }
+                }
+            } catch (x) {
+                // nothing usable stored: start without positions
+            }
+        }
+    }
+
+    /** The position kept for `channel`, `{epoch, offset}`, or null. */
+    get(channel) {
+        const position = this.#positions.get(channel);
+        return position ? {...position} : null;
+    }
+
+    /** Every position kept, `{channel: {epoch, offset}}`. */
+    all() {
+        const all = {};
+        for (const [channel, position] of this.#positions) {
+            all[channel] = {...position};
+        }
+        return all;
+    }
+
+    /**
+     * What a subscribe to `subscription` sends in `ext.recover`: the position of the channel itself, or for a wildcard
+     * those of the channels under it (the most recently seen, at most MAX_RECOVER_CHANNELS); null when there is none.
+     */
+    recoverFor(subscription) {
+        const recover = {};
+        let count = 0;
+        if (!subscription.endsWith('*')) {
+            const position = this.#positions.get(subscription);
+            if (position) {
+                recover[subscription] = {...position};
+                count++;
+            }
+        } else {
+            const channels = [...this.#positions.keys()];
+            for (let i = channels.length - 1; i >= 0 && count < MAX_RECOVER_CHANNELS; i--) {
+                if (channelMatches(subscription, channels[i])) {
+                    recover[channels[i]] = {...this.#positions.get(channels[i])};
+                    count++;
+                }
+            }
+        }
+        return count > 0 ? recover : null;
+    }
+
+    /**
+     * A message delivered: false if the client already had it (its epoch is the one kept for its channel and its
+     * offset is not above the one kept), else true, its position kept. A message without a position is accepted.
+     */
+    accept(message) {
+        const position = positionOf(message.ext && message.ext.history);
+        if (!position) {
+            return true;
+        }
+        const kept = this.#positions.get(message.channel);
+        if (kept && kept.epoch === position.epoch && position.offset <= kept.offset) {
+            return false;
+        }
+        this.#changed(message.channel, position);
+        return true;
+    }
+
+    /**
+     * A successful subscribe reply: keeps the positions its `ext.recover` gives where the client has none in that
+     * epoch, and returns, for each channel it answers a recovery for, `{channel, subscription, recovered, epoch,
+     * offset}` (the channel's position now; both null when the server could not read its history).
+     *
+     * A reply's position, the channel's latest, never moves on a position kept in its epoch: what is delivered after
+     * it moves that on. When recovered, what was missed follows (or came already), and would be taken for
+     * duplicates; when the session already had the channel through another subscription, what is on its way would.
+     * A position of no use (behind what the server still has) costs nothing: the next recovery says it is too old.
+     */
+    replied(reply) {
+        const outcomes = [];
+        const entries = reply.ext && reply.ext.recover;
+        if (!reply.successful || entries === null || typeof entries !== 'object') {
+            return outcomes;
+        }
+        for (const [channel, value] of Object.entries(entries)) {
+            if (value === null || typeof value !== 'object' || !channel.startsWith('/')) {
+                continue;
+            }
+            const position = positionOf(value);
+            const kept = this.#positions.get(channel);
+            if (position && value.recovered !== true && !(kept && kept.epoch === position.epoch)) {
+                this.#changed(channel, position);
+            }
+            if (typeof value.recovered === 'boolean') {
+                outcomes.push({channel, subscription: reply.subscription, recovered: value.recovered,
+                    epoch: position ? position.epoch : null, offset: position ? position.offset : null});
+            }
+        }
+        return outcomes;
+    }
+
+    /** Forgets the positions of the channels `keep(channel)` says no to (after an unsubscribe). */
+    retain(keep) {
+        let removed = false;
+        for (const channel of [...this.#positions.keys()]) {
+            if (!keep(channel)) {
+                this.#positions.delete(channel);
+                removed = true;
+            }
+        }
+        if (removed) {
+            this.#scheduleSave();
+        }
+    }
+
+    /** Writes the positions to the storage now (a page being hidden). */
+    save() {
+        clearTimeout(this.#saveTimer);
+        this.#saveTimer = null;
+        if (this.#storage) {
+            try {
+                this.#storage.setItem(this.#key, JSON.stringify(this.all()));
+            } catch (x) {
+                // storage full or refused: the positions stay in memory
+            }
+        }
+    }
+
+    #changed(channel, position) {
+        this.#set(channel, position);
+        this.#scheduleSave();
+    }
+
+    #set(channel, position) {
+        this.#positions.delete(channel); // last in the map: the most recently seen
+        this.#positions.set(channel, position);
+        if (this.#positions.size > Positions.MAX_CHANNELS) {
+            this.#positions.delete(this.#positions.keys().next().value);
+        }
+    }
+
+    #scheduleSave() {
+        if (this.#storage && this.#saveTimer === null) {
+            this.#saveTimer = setTimeout(() => this.save(), 200);
+        }
+    }
 }
 
 /** HTTP long-polling: each batch is one POST whose response body holds the replies and any queued messages. */
@@ -386,13 +600,20 @@ class WebSocketTransport {
  *   give one, `['eventsource']` for example, to force it (tests do), or `['long-polling']` to keep off the others;
  * - `ack`: ask for the acknowledgement extension (the server must have it installed), default false;
  * - `maxNetworkDelay`: ms a reply may take beyond what the server may hold it, default 10000;
- * - `backoffIncrement`, `maxBackoff`: ms added to the wait before each retry after a failure, and its cap (1000, 30000).
+ * - `backoffIncrement`, `maxBackoff`: ms added to the wait before each retry after a failure, and its cap (1000, 30000);
+ * - `recover`: keep a position in each channel that keeps history, ask for what was missed with each subscribe, and
+ *   drop a message already received (see `Positions`), default true;
+ * - `positions`: where the positions are kept: `'memory'` (default), `'session'` (the page's `sessionStorage`, so that
+ *   a reloaded page recovers too) or any object with `getItem` and `setItem`; `positionsKey`: the storage key, default
+ *   `'weft.positions ' + url`.
  *
  * Events, with `addListener(event, callback)`: `state` (the new state: `disconnected`, `handshaking`, `refused` (the
  * server refused the handshake: `refusal` says why and whether the client tries again), `connecting`, `connected`,
  * `unconnected` (the connection is lost and being retried), `disconnecting`), `handshake` (each successful handshake
  * reply, with `{rehandshake: true}` after the first), `refused` (each refusal, with the `refusal`), `failure` (an error
- * being retried), `message` (every message received, for debugging).
+ * being retried), `message` (every message received, for debugging), `recovery` (a subscribe that asked to recover a
+ * channel was answered: `{channel, subscription, recovered, epoch, offset}`; `recovered` false means what was missed
+ * is lost, and the page should reload its state; `epoch`, `offset` are the channel's position now).
  */
 export class BayeuxClient {
     #url;
@@ -414,6 +635,7 @@ export class BayeuxClient {
     #firstConnect = true;
     #ackEnabled = false;
     #lastAck = 0;
+    #positions = null; // a Positions when recovering
     #ready;
     #resolveReady;
     #rejectReady;
@@ -426,8 +648,18 @@ export class BayeuxClient {
             maxNetworkDelay: 10000,
             backoffIncrement: 1000,
             maxBackoff: 30000,
+            recover: true,
+            positions: 'memory',
+            positionsKey: undefined,
             ...options,
         };
+        if (this.#options.recover) {
+            this.#positions = new Positions(storageOf(this.#options.positions),
+                this.#options.positionsKey || 'weft.positions ' + this.#url);
+            if (this.#options.positions !== 'memory' && globalThis.addEventListener) {
+                globalThis.addEventListener('pagehide', () => this.#positions.save());
+            }
+        }
         const receive = messages => this.#receive(messages);
         this.#transports = this.#options.transports
             .filter(name => name !== 'websocket' || WebSocketTransport.available())
@@ -479,6 +711,14 @@ export class BayeuxClient {
     /** Whether the server agreed to the acknowledgement extension. */
     get ackEnabled() {
         return this.#ackEnabled;
+    }
+
+    /**
+     * The position kept for `channel` (a channel that keeps history): `{epoch, offset}` of the last message received
+     * there or of the last subscribe reply; null when there is none or `recover` is off.
+     */
+    position(channel) {
+        return this.#positions ? this.#positions.get(channel) : null;
     }
 
     addListener(event, callback) {
@@ -533,7 +773,7 @@ export class BayeuxClient {
         const subscription = {channel, callback};
         if (first || !entry.confirmed) {
             try {
-                await this.#sendWhenReady({channel: META_SUBSCRIBE, subscription: channel});
+                await this.#sendWhenReady(() => this.#subscribeMessage(channel));
                 entry.confirmed = true;
             } catch (x) {
                 entry.callbacks.delete(callback);
@@ -553,6 +793,11 @@ export class BayeuxClient {
             return;
         }
         this.#subscriptions.delete(subscription.channel);
+        if (this.#positions) {
+            // subscribing again later starts afresh: what was published meanwhile is not missed, it was not wanted
+            this.#positions.retain(channel => [...this.#subscriptions.keys()]
+                .some(pattern => channelMatches(pattern, channel)));
+        }
         if (this.#clientId) {
             await this.#send({channel: META_UNSUBSCRIBE, subscription: subscription.channel});
         }
@@ -589,6 +834,9 @@ export class BayeuxClient {
             // the session expires on the server anyway
         } finally {
             this.#stop(new Error('disconnected'));
+            if (this.#positions) {
+                this.#positions.save();
+            }
         }
     }
 
@@ -775,10 +1023,20 @@ export class BayeuxClient {
         for (const [channel, entry] of this.#subscriptions) {
             if (entry.again && entry.callbacks.size > 0) {
                 entry.again = false;
-                this.#send({channel: META_SUBSCRIBE, subscription: channel})
+                this.#send(this.#subscribeMessage(channel))
                     .then(() => { entry.confirmed = true; }, failure => this.#emit('failure', failure));
             }
         }
+    }
+
+    /** A subscribe to `channel`, with the positions to recover from when there are some. */
+    #subscribeMessage(channel) {
+        const message = {channel: META_SUBSCRIBE, subscription: channel};
+        const recover = this.#positions && this.#positions.recoverFor(channel);
+        if (recover) {
+            message.ext = {recover};
+        }
+        return message;
     }
 
     #updateAdvice(reply) {
@@ -804,14 +1062,17 @@ export class BayeuxClient {
 
     // ---- requests and replies ----
 
-    /** Sends once handshaken (waiting for the handshake if one is under way); resolves with a successful reply. */
+    /**
+     * Sends once handshaken (waiting for the handshake if one is under way); resolves with a successful reply.
+     * `message` may be a function that makes it, called once the handshake is done.
+     */
     async #sendWhenReady(message) {
         if (this.#state === 'disconnected' || this.#state === 'disconnecting'
                 || (this.#state === 'refused' && !this.#refusal.retrying)) {
             throw new Error('not handshaken: call handshake() first');
         }
         await this.#ready;
-        return this.#send(message);
+        return this.#send(typeof message === 'function' ? message() : message);
     }
 
     async #send(message) {
@@ -857,8 +1118,13 @@ export class BayeuxClient {
             }
             this.#emit('message', message);
             if ('successful' in message) {
+                if (this.#positions && message.channel === META_SUBSCRIBE) {
+                    for (const outcome of this.#positions.replied(message)) {
+                        this.#emit('recovery', outcome);
+                    }
+                }
                 this.#settle(message.id, message, null);
-            } else {
+            } else if (!this.#positions || this.#positions.accept(message)) {
                 this.#deliver(message);
             }
         }

@@ -37,6 +37,11 @@ public record BayeuxError(int code, String reason, String message) {
     public static final BayeuxError SERVER_CLOSING = new BayeuxError(503, null, "server_closing");
     /** The cluster's history store could not keep a publish on a channel with history, or be read. */
     public static final BayeuxError HISTORY_UNAVAILABLE = new BayeuxError(503, null, "history_unavailable");
+    /**
+     * The server is draining ({@code BayeuxServer.drain}): the client should handshake again, through its load
+     * balancer, which sends it to another node.
+     */
+    public static final BayeuxError SERVER_DRAINING = new BayeuxError(503, null, "server_draining");
 
     public BayeuxError {
         Objects.requireNonNull(message, "message");

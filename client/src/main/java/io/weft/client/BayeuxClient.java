@@ -22,6 +22,8 @@ import java.util.List;
  * cannot connect at all (a WebSocket upgrade refused, say), over the next. The connect loop then uses the first of the
  * client's transports that the server also offers. When the server forgets the session ({@code 402::session_unknown},
  * advice {@code reconnect: handshake}), the client handshakes again and subscribes again to every channel it had.
+ * On channels that keep history those subscribes recover what the old session missed, and no message reaches a
+ * listener twice (see {@link Recovery}, {@link BayeuxClientBuilder#recovery(boolean)}).
  *
  * <p>Every method is thread-safe and returns at once; outcomes arrive through a {@link Promise} (the one completion
  * type of Weft), completed on a Jetty client thread or a scheduler thread, never under the client's lock. A callback

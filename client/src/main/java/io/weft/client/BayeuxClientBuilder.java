@@ -38,6 +38,8 @@ public final class BayeuxClientBuilder {
     private final List<TrafficListener> trafficListeners = new ArrayList<>();
     private ScheduledExecutorService scheduler;
     private boolean ack;
+    private boolean recovery = true;
+    private final List<RecoveryListener> recoveryListeners = new ArrayList<>();
     private long maxNetworkDelay = 10_000;
     private long backoffIncrement = 1_000;
     private long maxBackoff = 30_000;
@@ -126,6 +128,23 @@ public final class BayeuxClientBuilder {
         return this;
     }
 
+    /**
+     * Whether clients recover on channels that keep history (on by default): each keeps its position in every such
+     * channel, asks with every subscribe (those made again after a new handshake included) for what it missed, and
+     * never delivers a message twice. See {@link Recovery}; a server without history is not affected.
+     */
+    public BayeuxClientBuilder recovery(boolean enabled) {
+        this.recovery = enabled;
+        return this;
+    }
+
+    /** Adds a listener told the outcome of each recovery (turning recovery on); shared by every client built. */
+    public BayeuxClientBuilder recoveryListener(RecoveryListener listener) {
+        recoveryListeners.add(Objects.requireNonNull(listener, "listener"));
+        this.recovery = true;
+        return this;
+    }
+
     public BayeuxClientBuilder trafficListener(TrafficListener listener) {
         trafficListeners.add(Objects.requireNonNull(listener, "listener"));
         return this;
@@ -162,6 +181,10 @@ public final class BayeuxClientBuilder {
         List<ClientExtension> clientExtensions = new ArrayList<>(extensions);
         if (ack) {
             clientExtensions.add(new AckExtension());
+        }
+        if (recovery) {
+            // last: it sees deliveries as the others leave them, and drops what the application already had
+            clientExtensions.add(new RecoveryExtension(recoveryListeners));
         }
         ClientTransport.Receiver[] receiver = new ClientTransport.Receiver[1];
         ClientTransport.Receiver forward = new ForwardingReceiver(receiver);

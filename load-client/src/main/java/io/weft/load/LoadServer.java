@@ -18,7 +18,9 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,6 +28,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -43,7 +48,8 @@ import picocli.CommandLine.Option;
  * load tool calls: {@code /service/load/start} and {@code /service/load/stop} around each run, whose answer (and
  * console output) is the server's CPU, heap, RSS and GC during the run (and the relay's round trips, when devices
  * registered); the emitter ({@link EmitterService}) and the device relay ({@link RelayService}) of the benchmarks.
- * Prints {@code READY port=<n>} once listening; stops on SIGINT/SIGTERM or when {@code exit} is typed.
+ * Prints {@code READY port=<n>} once listening; on SIGINT/SIGTERM drains for {@code --drain} (10 s) and stops; stops
+ * at once when {@code exit} is typed.
  *
  * <pre>mvn -Pserver exec:exec [-Dload.args="--port=8080"]</pre>
  */
@@ -105,9 +111,20 @@ public final class LoadServer implements Callable<Integer> {
                     + "[${DEFAULT-VALUE}].")
     Engine engine;
 
+    @Option(names = "--drain", defaultValue = "10s", converter = DrainConverter.class,
+            description = "On SIGTERM (or Ctrl+C), how long to drain before stopping: /health answers 503 at once and "
+                    + "the clients are told to handshake again (elsewhere) spread over this window, e.g. 10s, 500ms, "
+                    + "2m; 0 tells them all at once [${DEFAULT-VALUE}].")
+    Duration drain;
+
     @Option(names = "--redis-sharded", description = "--redis names a Redis Cluster (7+): use sharded pub/sub "
             + "(SPUBLISH/SSUBSCRIBE), each channel on the shard that owns its slot.")
     boolean redisSharded;
+
+    @Option(names = "--option", paramLabel = "NAME=VALUE",
+            description = "Any server option by its name, as ServerOptions.Builder.set takes it (e.g. "
+                    + "--option=history=/chat/**); repeatable; after the flags above, so it overrides them.")
+    Map<String, String> serverOptions = new LinkedHashMap<>();
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new LoadServer()).execute(args));
@@ -117,9 +134,7 @@ public final class LoadServer implements Callable<Integer> {
     public Integer call() throws Exception {
         Running running;
         try {
-            running = start(new Settings(host, port, context, maxThreads,
-                    ServerOptions.builder().timeout(timeout).maxSessionsPerAddress(maxSessionsPerAddress)
-                            .maxConnectionsPerAddress(maxConnectionsPerAddress).build(),
+            running = start(new Settings(host, port, context, maxThreads, options(),
                     Extension.parse(extensions), jettyDefaults, redis, redisSharded, trustedProxies, engine),
                     System.out);
         } catch (IllegalArgumentException x) { // an option's value: one line, no stack trace
@@ -127,8 +142,11 @@ public final class LoadServer implements Callable<Integer> {
             return 2;
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        // The JVM waits for its shutdown hooks: this one drains, then stops the engine (Jetty's own stop at shutdown
+        // is off, so it does not cut the drain short).
+        Duration window = drain;
         Thread hook = new Thread(() -> {
-            running.close();
+            running.drainAndClose(window);
             stopped.countDown();
         }, "load-server-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -146,6 +164,14 @@ public final class LoadServer implements Callable<Integer> {
         }
         System.out.println("Server stopped");
         return 0;
+    }
+
+    /** The flags' options, then {@code --option}'s by name; an unknown name or a bad value fails the start. */
+    ServerOptions options() {
+        ServerOptions.Builder options = ServerOptions.builder().timeout(timeout)
+                .maxSessionsPerAddress(maxSessionsPerAddress).maxConnectionsPerAddress(maxConnectionsPerAddress);
+        serverOptions.forEach(options::set);
+        return options.build();
     }
 
     /** Reads commands until {@code exit}; an input that ends (a script without a terminal) leaves the server up. */
@@ -170,6 +196,33 @@ public final class LoadServer implements Callable<Integer> {
     /** What serves Bayeux: embedded Jetty, or Netty. */
     public enum Engine {
         JETTY, NETTY
+    }
+
+    /** {@code 10s}, {@code 500ms}, {@code 2m}, or a number of seconds; from 0 to an hour. */
+    static final class DrainConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String text) {
+            String value = text.trim();
+            try {
+                Duration parsed;
+                if (value.endsWith("ms")) {
+                    parsed = Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2)));
+                } else if (value.endsWith("s")) {
+                    parsed = Duration.ofSeconds(Long.parseLong(value.substring(0, value.length() - 1)));
+                } else if (value.endsWith("m")) {
+                    parsed = Duration.ofMinutes(Long.parseLong(value.substring(0, value.length() - 1)));
+                } else {
+                    parsed = Duration.ofSeconds(Long.parseLong(value));
+                }
+                if (!parsed.isNegative() && parsed.compareTo(Duration.ofHours(1)) <= 0) {
+                    return parsed;
+                }
+            } catch (NumberFormatException x) {
+                // reported below
+            }
+            throw new CommandLine.TypeConversionException("a duration from 0 to 1 hour, as 10s, 500ms or 2m, was '"
+                    + text + "'");
+        }
     }
 
     static final class EngineConverter implements CommandLine.ITypeConverter<Engine> {
@@ -372,6 +425,8 @@ public final class LoadServer implements Callable<Integer> {
 
     /** A started load server. */
     public static final class Running implements AutoCloseable {
+        /** How long past its window a drain is waited for (its close answering the last held connects). */
+        private static final long DRAIN_MARGIN_MILLIS = 5_000;
         private final AutoCloseable transport;
         private final BayeuxServer bayeux;
         private final EmitterService emitter;
@@ -395,6 +450,23 @@ public final class LoadServer implements Callable<Integer> {
 
         void awaitClosed() throws InterruptedException {
             closed.await();
+        }
+
+        /**
+         * Drains the Bayeux server over {@code window} ({@code /health} 503 at once, the clients told to handshake
+         * again elsewhere, spread over the window), waits for it to close, then stops the engine: what SIGTERM does.
+         */
+        void drainAndClose(Duration window) {
+            try {
+                bayeux.drain(window).toCompletableFuture().get(window.toMillis() + DRAIN_MARGIN_MILLIS,
+                        TimeUnit.MILLISECONDS);
+            } catch (InterruptedException x) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException x) {
+                System.err.println("The drain did not end in time; stopping anyway: " + x);
+            } finally {
+                close();
+            }
         }
 
         /** Stops the engine (Jetty or Netty), then the Bayeux server. */

@@ -463,12 +463,17 @@ public final class RedisBroker implements Broker {
                     + "RedisBrokerOptions.history" : "the broker is not running"));
             return;
         }
-        CompletableFuture<History.Page> read;
-        try {
-            read = kept.read(channel, rule, after, max, node.codec());
-        } catch (RuntimeException x) {
-            read = CompletableFuture.failedFuture(x);
-        }
+        Subscriptions to = subscriptions;
+        // After this node's subscriptions are confirmed (see Subscriptions.settled); not longer than a command may take.
+        CompletableFuture<Void> ready = to == null ? CompletableFuture.completedFuture(null)
+                : to.settled().completeOnTimeout(null, options.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        CompletableFuture<History.Page> read = ready.thenCompose(confirmed -> {
+            try {
+                return kept.read(channel, rule, after, max, node.codec());
+            } catch (RuntimeException x) {
+                return CompletableFuture.failedFuture(x);
+            }
+        });
         read.whenComplete((page, failure) -> {
             Throwable cause = failure == null ? null : RedisHistory.cause(failure);
             if (cause == null) {

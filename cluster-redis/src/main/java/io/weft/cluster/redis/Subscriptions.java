@@ -11,6 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -45,6 +47,8 @@ final class Subscriptions {
     private final Set<ChannelId> wanted = ConcurrentHashMap.newKeySet();
     /** The Bayeux channels and patterns behind each Redis name. Guarded by this. */
     private final Map<String, Set<ChannelId>> behind = new HashMap<>();
+    /** Subscribe commands sent and not answered yet: a history read waits for them ({@link #settled}). */
+    private final Set<CompletableFuture<?>> unanswered = ConcurrentHashMap.newKeySet();
     private int channels;
     private int patterns;
     private volatile boolean closed;
@@ -125,6 +129,18 @@ final class Subscriptions {
         return true;
     }
 
+    /**
+     * Completes when every subscribe command sent so far has been answered (confirmed or refused). A history read
+     * waits for it, so that the position it gives a new subscriber is one from which this node's subscription
+     * delivers every later publication: read before Redis confirmed the subscription, a publication between the
+     * read and the confirmation would reach the subscriber neither way.
+     */
+    CompletableFuture<Void> settled() {
+        CompletableFuture<?>[] now = unanswered.toArray(CompletableFuture<?>[]::new);
+        return now.length == 0 ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.allOf(now).handle((ok, failure) -> null);
+    }
+
     /** The broker is stopping: nothing is subscribed again any more. */
     void close() {
         closed = true;
@@ -164,13 +180,13 @@ final class Subscriptions {
     private void subscribe(String name, boolean pattern) {
         if (pattern) {
             patterns++;
-            checked("PSUBSCRIBE", name, commands.psubscribe(name));
+            checked("PSUBSCRIBE", name, awaited(commands.psubscribe(name)));
         } else if (shardNames != null) {
             channels++;
             ssubscribe(name);
         } else {
             channels++;
-            checked("SUBSCRIBE", name, commands.subscribe(name));
+            checked("SUBSCRIBE", name, awaited(commands.subscribe(name)));
         }
     }
 
@@ -188,7 +204,7 @@ final class Subscriptions {
     }
 
     private void ssubscribe(String name) {
-        commands.ssubscribe(name).whenComplete((ok, failure) -> {
+        awaited(commands.ssubscribe(name)).whenComplete((ok, failure) -> {
             if (failure != null) {
                 failures.increment();
                 FAILURES.log("Redis refused or lost SSUBSCRIBE {}: {}; trying it again shortly", name,
@@ -202,7 +218,15 @@ final class Subscriptions {
         });
     }
 
-    private void checked(String command, String name, RedisFuture<Void> reply) {
+    /** A subscribe command's reply, counted among the {@link #unanswered} until it comes. */
+    private <T> CompletionStage<T> awaited(RedisFuture<T> reply) {
+        CompletableFuture<T> answered = reply.toCompletableFuture();
+        unanswered.add(answered);
+        answered.whenComplete((ok, failure) -> unanswered.remove(answered));
+        return answered;
+    }
+
+    private void checked(String command, String name, CompletionStage<Void> reply) {
         reply.whenComplete((ok, failure) -> {
             if (failure != null) {
                 failures.increment();

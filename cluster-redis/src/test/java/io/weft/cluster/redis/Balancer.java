@@ -35,6 +35,14 @@ final class Balancer implements AutoCloseable {
         return listener.getLocalPort();
     }
 
+    /**
+     * Sends no new connection to the backend on {@code port}, leaving its open ones alone: what a balancer does once a
+     * node's {@code /health} answers 503.
+     */
+    void stopRouting(int port) {
+        dead.add(port);
+    }
+
     /** Resets every connection to the backend on {@code port}; later ones go elsewhere. */
     void kill(int port) {
         dead.add(port);

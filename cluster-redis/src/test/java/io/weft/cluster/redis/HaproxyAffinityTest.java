@@ -15,6 +15,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -61,7 +62,9 @@ class HaproxyAffinityTest {
             haproxy.destroyForcibly();
         }
         for (Server node : nodes) {
-            node.stop();
+            if (node.isRunning()) {
+                node.stop();
+            }
             node.getBean(BayeuxServer.class).close();
         }
         if (config != null) {
@@ -135,6 +138,90 @@ class HaproxyAffinityTest {
             assertEquals(1, handshakes.get(i).get(), "client " + i + " kept its first session: no 402, no new "
                     + "handshake");
         }
+    }
+
+    /**
+     * The restart the issue measured: long-polling clients whose node drains and stops handshake again on the other
+     * node, and when their old node comes back they stay where they are (HAProxy set its cookie again when it sent
+     * them over), instead of being pulled back by a stale cookie to a second {@code 402} and a third handshake.
+     */
+    @Test
+    @Timeout(90)
+    void longPollingClientsMovedOffADrainedNodeStayOnTheirNewNodeWhenItComesBack() throws Exception {
+        assumeTrue(onPath("haproxy"), "needs Debian's haproxy (apt-get install haproxy)");
+        Server a = node();
+        Server b = node();
+        int portOfA = port(a);
+        String url = "http://127.0.0.1:" + balance(portOfA, port(b)) + "/cometd";
+        clients = new OfficialClients();
+
+        Map<BayeuxClient, AtomicInteger> handshakes = new HashMap<>();
+        Map<BayeuxClient, List<Object>> inboxes = new HashMap<>();
+        for (int i = 0; i < 4; i++) {
+            BayeuxClient client = clients.browser(url);
+            AtomicInteger handshook = new AtomicInteger();
+            List<Object> inbox = new CopyOnWriteArrayList<>();
+            client.getChannel(Channel.META_HANDSHAKE).addListener((ClientSessionChannel.MessageListener)
+                    (channel, reply) -> {
+                        if (reply.isSuccessful()) {
+                            handshook.incrementAndGet();
+                            client.getChannel("/chat/room").subscribe((room, message) -> inbox.add(message.getData()));
+                        }
+                    });
+            client.handshake();
+            assertTrue(client.waitFor(5000, BayeuxClient.State.CONNECTED), "connected through haproxy");
+            handshakes.put(client, handshook);
+            inboxes.put(client, inbox);
+        }
+        List<BayeuxClient> onA = handshakes.keySet().stream()
+                .filter(client -> bayeux(a).getSession(client.getId()) != null).toList();
+        assertTrue(!onA.isEmpty() && onA.size() < handshakes.size(), "round robin used both nodes: " + onA.size());
+
+        // What SIGTERM does to the demo and LoadServer: drain (HAProxy reads /health 503), then stop.
+        bayeux(a).drain(Duration.ofSeconds(3)).toCompletableFuture().get(20, TimeUnit.SECONDS);
+        a.stop();
+        for (BayeuxClient client : onA) {
+            Await.until(Duration.ofSeconds(20), () -> client.isConnected()
+                    && bayeux(b).getSession(client.getId()) != null, "the client handshook again, on b");
+        }
+
+        Server back = ClusterNode.start(redis.uri(), portOfA);
+        nodes.add(back);
+        Await.until(Duration.ofSeconds(20), () -> aNewClientLandsOn(back, url), "HAProxy sends clients to a again");
+
+        // Two deliveries each: the held connect the first answers is sent again, through HAProxy, after a is back.
+        BayeuxClient publisher = clients.browser(url);
+        publisher.handshake();
+        assertTrue(publisher.waitFor(5000, BayeuxClient.State.CONNECTED));
+        for (String text : List.of("first", "second")) {
+            publisher.getChannel("/chat/room").publish(text);
+            for (BayeuxClient client : onA) {
+                Await.until(Nodes.WITHIN, () -> inboxes.get(client).contains(text), "delivered: " + text);
+            }
+        }
+        for (BayeuxClient client : onA) {
+            assertEquals(2, handshakes.get(client).get(), "moved once, not pulled back by a stale cookie");
+            assertTrue(bayeux(b).getSession(client.getId()) != null, "still on b");
+        }
+        assertEquals(onA.size(), bayeux(a).getStats().sessionsDrained(), "a drained its sessions");
+    }
+
+    /** Whether a client without cookies, sent by round robin, gets its session on {@code node}. */
+    private boolean aNewClientLandsOn(Server node, String url) {
+        try {
+            BayeuxClient probe = clients.browser(url);
+            probe.handshake();
+            boolean connected = probe.waitFor(5000, BayeuxClient.State.CONNECTED);
+            boolean there = connected && bayeux(node).getSession(probe.getId()) != null;
+            probe.disconnect(1000);
+            return there;
+        } catch (Exception x) {
+            throw new AssertionError(x);
+        }
+    }
+
+    private static BayeuxServer bayeux(Server jetty) {
+        return jetty.getBean(BayeuxServer.class);
     }
 
     /** Starts haproxy on the module's haproxy.cfg with its ports changed; returns the port clients use. */

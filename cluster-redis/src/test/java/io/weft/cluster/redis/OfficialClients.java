@@ -20,6 +20,7 @@ final class OfficialClients implements AutoCloseable {
     private final WebSocketContainer webSocket = ContainerProvider.getWebSocketContainer();
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final List<BayeuxClient> clients = new ArrayList<>();
+    private final List<HttpClient> browsers = new ArrayList<>();
 
     OfficialClients() throws Exception {
         http.start();
@@ -35,10 +36,26 @@ final class OfficialClients implements AutoCloseable {
         return client;
     }
 
+    /**
+     * A new long-polling client of {@code url} with an HTTP client of its own, so with cookies of its own, as a browser
+     * has them: a balancer's affinity cookie set for it is not another client's.
+     */
+    BayeuxClient browser(String url) throws Exception {
+        HttpClient own = new HttpClient();
+        own.start();
+        browsers.add(own);
+        BayeuxClient client = new BayeuxClient(url, scheduler, new JettyHttpClientTransport(new HashMap<>(), own));
+        clients.add(client);
+        return client;
+    }
+
     @Override
     public void close() throws Exception {
         for (BayeuxClient client : clients) {
             client.disconnect(1000);
+        }
+        for (HttpClient own : browsers) {
+            own.stop();
         }
         scheduler.shutdownNow();
         LifeCycle.stop(webSocket);

@@ -13,6 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -23,6 +26,8 @@ import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 import org.eclipse.jetty.server.handler.ResourceHandler;
 import org.eclipse.jetty.util.resource.Resource;
 import org.eclipse.jetty.util.resource.ResourceFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The chat demo on embedded Jetty: Bayeux on {@value #BAYEUX_PATH} (websocket upgrades and long-polling on the same
@@ -65,6 +70,9 @@ public final class ChatServer implements AutoCloseable {
     /** Netty, once started, or null on Jetty. */
     private volatile WeftNetty netty;
     private final CountDownLatch closed = new CountDownLatch(1);
+    /** How long past its window a drain is waited for (its close answering the last held connects). */
+    private static final long DRAIN_MARGIN_MILLIS = 5_000;
+    private static final Logger LOG = LoggerFactory.getLogger(ChatServer.class);
 
     /**
      * How to start the demo.
@@ -170,6 +178,7 @@ public final class ChatServer implements AutoCloseable {
             return;
         }
         jetty = new Server();
+        jetty.setStopAtShutdown(false); // the demo's own shutdown hook drains first, then stops Jetty
         // Parked long-polls cost ~7 KB each with these settings, ~110 KB with Jetty's defaults.
         // HTTP/1.1, and h2c for clients that open with HTTP/2's preface: every tab's long-poll on one connection.
         // tag::connector[]
@@ -261,6 +270,24 @@ public final class ChatServer implements AutoCloseable {
     /** Blocks until the server stops. */
     public void join() throws InterruptedException {
         closed.await();
+    }
+
+    /**
+     * Drains the Bayeux server over {@code window} ({@link BayeuxServer#drain}: {@code /health} answers 503 at once,
+     * each user is sent to another node at a moment spread over the window), waits for it to close, then stops as
+     * {@link #close()} does: what the demo does on SIGTERM. Blocks for about {@code window}.
+     */
+    public void drainAndClose(Duration window) {
+        try {
+            bayeux.drain(window).toCompletableFuture().get(window.toMillis() + DRAIN_MARGIN_MILLIS,
+                    TimeUnit.MILLISECONDS);
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException x) {
+            LOG.warn("the drain did not end in time; stopping anyway: {}", x.toString());
+        } finally {
+            close();
+        }
     }
 
     /** Stops the engine (Jetty or Netty), then the chat's roster (on a cluster) and the Bayeux server. */

@@ -1,6 +1,7 @@
 package io.weft.examples.chat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,6 +37,10 @@ class ChatDemoTest {
             assertEquals(200, client.statusCode());
             assertTrue(client.headers().firstValue("Content-Type").orElse("").startsWith("text/javascript"),
                     "ES modules need a JavaScript MIME type: " + client.headers());
+            HttpResponse<String> extension = get(base + "/weft-recovery.js"); // for the official client, beside it
+            assertEquals(200, extension.statusCode());
+            assertTrue(extension.headers().firstValue("Content-Type").orElse("").startsWith("text/javascript")
+                    && extension.body().contains("export class WeftRecoveryExtension"), extension.headers().toString());
 
             HttpResponse<String> handshake = http.send(HttpRequest.newBuilder(URI.create(base + "/cometd"))
                     .header("Content-Type", "application/json")
@@ -56,6 +62,50 @@ class ChatDemoTest {
         }
     }
 
+    /**
+     * SIGTERM drains: the JVM waits for the demo's shutdown hook, Jetty's own stop at shutdown does not cut it short,
+     * {@code /health} answers 503 while the process still serves, a client's held {@code /meta/connect} is told to
+     * handshake elsewhere with {@code Connection: close}, and the process ends after the window.
+     */
+    @Test
+    void sigtermDrainsBeforeTheDemoStops() throws Exception {
+        try (DemoProcess demo = DemoProcess.start("--port=0", "--drain=3s")) {
+            String base = "http://127.0.0.1:" + demo.port();
+            HttpResponse<String> handshake = post(base, null, "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+                    + "\"supportedConnectionTypes\":[\"long-polling\"],\"id\":\"1\"}]");
+            String cookie = handshake.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
+            String clientId = handshake.body().replaceAll(".*\"clientId\":\"([^\"]+)\".*", "$1");
+            String connect = "[{\"channel\":\"/meta/connect\",\"connectionType\":\"long-polling\",\"clientId\":\""
+                    + clientId + "\"";
+            assertTrue(post(base, cookie, connect + ",\"advice\":{\"timeout\":0}}]").body()
+                    .contains("\"successful\":true"));
+            CompletableFuture<HttpResponse<String>> held = http.sendAsync(request(base, cookie, connect + "}]"),
+                    HttpResponse.BodyHandlers.ofString());
+
+            demo.terminate();
+            String draining = demo.line("Draining", 10);
+            assertNotNull(draining, () -> "the shutdown hook started draining: " + demo.rest());
+            assertEquals(503, get(base + "/health").statusCode(), "the balancer is told at once, while it serves");
+            HttpResponse<String> drained = held.get(10, TimeUnit.SECONDS);
+            assertTrue(drained.body().contains("503::server_draining"), drained.body());
+            assertNotNull(demo.line("Stopped", 15), "it stops once the window is over");
+            demo.exitCode();
+        }
+    }
+
+    private HttpResponse<String> post(String base, String cookie, String body) throws Exception {
+        return http.send(request(base, cookie, body), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpRequest request(String base, String cookie, String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/cometd"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        if (cookie != null) {
+            request.header("Cookie", cookie);
+        }
+        return request.build();
+    }
+
     @Test
     void argumentsChooseThePortAndHost() {
         assertEquals(8080, ChatDemo.parse().port());
@@ -66,6 +116,13 @@ class ChatDemoTest {
         assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--port=http"));
         assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--port=70000"));
         assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--verbose"));
+        assertEquals(Duration.ofSeconds(10), ChatDemo.drainWindow(), "drains 10 s on SIGTERM unless told");
+        assertEquals(Duration.ofMillis(500), ChatDemo.drainWindow("--port=0", "--drain=500ms"));
+        assertEquals(Duration.ofMinutes(2), ChatDemo.drainWindow("--drain=2m"));
+        assertEquals(Duration.ZERO, ChatDemo.drainWindow("--drain=0"));
+        assertEquals(0, ChatDemo.parse("--port=0", "--drain=3s").port());
+        assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--drain=-1s"));
+        assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--drain=soon"));
     }
 
     @Test

@@ -27,11 +27,17 @@ final class DemoProcess implements AutoCloseable {
         reader.start();
     }
 
-    /** {@code ChatDemo args}, with standard error merged into the output. */
+    /**
+     * {@code ChatDemo args}, with standard error merged into the output; {@code --drain=0} unless {@code args} name a
+     * drain window, so that {@link #close} stops it at once.
+     */
     static DemoProcess start(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), ChatDemo.class.getName()));
         command.addAll(List.of(args));
+        if (command.stream().noneMatch(arg -> arg.startsWith("--drain="))) {
+            command.add("--drain=0");
+        }
         return new DemoProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
     }
 
@@ -73,6 +79,21 @@ final class DemoProcess implements AutoCloseable {
             throw new AssertionError("the demo is still running");
         }
         return process.exitValue();
+    }
+
+    /** The lines printed and not taken yet (for a failure's message). */
+    String rest() {
+        List<String> rest = new ArrayList<>();
+        lines.drainTo(rest);
+        return String.join("\n", rest);
+    }
+
+    /**
+     * SIGTERM, without waiting for it to end: its shutdown hook runs, and what it prints is still read
+     * ({@code Process.destroy()} closes the pipes from this side first).
+     */
+    void terminate() {
+        process.toHandle().destroy();
     }
 
     /** SIGKILL: no goodbye to anyone (its sockets close with the process); returns once it is gone. */

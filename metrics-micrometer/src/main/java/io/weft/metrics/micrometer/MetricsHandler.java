@@ -32,7 +32,10 @@ public final class MetricsHandler extends Handler.Wrapper {
         this.pages = new OperatorPages(bayeux);
     }
 
-    /** From now on {@code /health} answers 503: the server is about to stop (a balancer drains it). */
+    /**
+     * From now on {@code /health} answers 503: the server is about to stop (a balancer drains it). Not needed with
+     * {@code bayeux.drain(window)} or {@code bayeux.close()}, which {@code /health} follows by itself.
+     */
     public void closing() {
         pages.closing();
     }

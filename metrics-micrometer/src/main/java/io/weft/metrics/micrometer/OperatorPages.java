@@ -20,8 +20,8 @@ import java.util.Objects;
  * JVM's memory, GC, threads and CPU), {@code GET /stats} (JSON: {@code getStats()}, the delivery latency's mean,
  * percentiles and standard deviation since start-up with its histogram's buckets, from which a reader takes the
  * latency between two of its readings, and message rates and latency over the interval since the previous
- * {@code /stats} of any reader), {@code GET /health} (200 while the server accepts handshakes, 503 once
- * {@link #closing()} was called or the Bayeux server is closed). {@link MetricsHandler} serves them on embedded Jetty;
+ * {@code /stats} of any reader), {@code GET /health} (200 while the server accepts handshakes, 503 as soon as the
+ * Bayeux server drains, once it is closed, or once {@link #closing()} was called). {@link MetricsHandler} serves them on embedded Jetty;
  * on Netty, a {@code Fallback} that answers with {@link #get}. Thread-safe.
  */
 public final class OperatorPages {
@@ -48,7 +48,10 @@ public final class OperatorPages {
     public record Page(int status, String contentType, String body) {
     }
 
-    /** From now on {@code /health} answers 503: the server is about to stop (a balancer drains it). */
+    /**
+     * From now on {@code /health} answers 503: the server is about to stop (a balancer drains it). Not needed with
+     * {@link BayeuxServer#drain} or {@link BayeuxServer#close()}, which {@code /health} follows by itself.
+     */
     public void closing() {
         closing = true;
     }
@@ -58,12 +61,23 @@ public final class OperatorPages {
         return switch (path) {
             case "/metrics" -> new Page(200, PROMETHEUS_TEXT, registry.scrape());
             case "/stats" -> new Page(200, JSON, stats());
-            case "/health" -> {
-                boolean up = !closing && !bayeux.isClosed();
-                yield new Page(up ? 200 : 503, JSON, up ? "{\"status\":\"up\"}" : "{\"status\":\"closing\"}");
-            }
+            case "/health" -> health();
             default -> null;
         };
+    }
+
+    /**
+     * 200 while the server takes handshakes; 503 as soon as it drains ({@link BayeuxServer#drain}), so that a
+     * balancer sends it no new clients while its sessions move, and once it is closed or {@link #closing()} was called.
+     */
+    private Page health() {
+        if (closing || bayeux.isClosed()) {
+            return new Page(503, JSON, "{\"status\":\"closing\"}");
+        }
+        if (bayeux.isDraining()) {
+            return new Page(503, JSON, "{\"status\":\"draining\"}");
+        }
+        return new Page(200, JSON, "{\"status\":\"up\"}");
     }
 
     /** {@code getStats()} as JSON, with per-second rates over the interval since the previous call. */
@@ -103,6 +117,7 @@ public final class OperatorPages {
         field(json, "notRecovered", now.history().notRecovered()).append(',');
         field(json, "messagesRecovered", now.history().messagesRecovered()).append(',');
         field(json, "failures", now.history().failures()).append("},");
+        field(json, "sessionsDrained", now.sessionsDrained()).append(',');
         json.append("\"refusals\":{");
         boolean first = true;
         for (Map.Entry<Limit, Long> refusal : now.refusals().entrySet()) {

@@ -177,6 +177,8 @@ public final class WeftMetrics implements MeterBinder {
                 stats -> stats.history().messagesRecovered(), Tags.empty());
         counter(registry, "weft.history.failures", "publishes and reads the cluster's history store failed",
                 stats -> stats.history().failures(), Tags.empty());
+        counter(registry, "weft.sessions.drained", "sessions a drain ended, their clients sent to another node",
+                ServerStats::sessionsDrained, Tags.empty());
         for (String type : CONNECTION_TYPES) {
             counter(registry, "weft.written.bytes", "bytes of responses and frames encoded to write",
                     stats -> stats.bytesWrittenByConnectionType().getOrDefault(type, 0L),

@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,5 +53,14 @@ class MetricsFallbackTest {
         assertEquals(404, get("/elsewhere").statusCode(), "the next fallback");
         metrics.closing();
         assertEquals(503, get("/health").statusCode(), "draining: the balancer stops sending clients");
+    }
+
+    @Test
+    void healthFollowsADrainOfTheBayeuxServer() throws Exception {
+        assertEquals(200, get("/health").statusCode());
+        bayeux.drain(Duration.ofMinutes(1));
+        HttpResponse<String> health = get("/health");
+        assertEquals(503, health.statusCode());
+        assertEquals("{\"status\":\"draining\"}", health.body());
     }
 }

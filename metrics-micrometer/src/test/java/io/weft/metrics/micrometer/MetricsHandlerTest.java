@@ -9,6 +9,7 @@ import io.weft.server.api.Latency;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.ScriptedClient;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
@@ -128,6 +129,18 @@ class MetricsHandlerTest {
         ContentResponse closing = get("/health");
         assertEquals(503, closing.getStatus());
         assertEquals("{\"status\":\"closing\"}", closing.getContentAsString());
+    }
+
+    @Test
+    void healthTurns503AsSoonAsTheBayeuxServerDrainsWithNoCallOfItsOwn() throws Exception {
+        ScriptedClient.connected(bayeux, "b").heldConnect();
+        assertEquals(200, get("/health").getStatus());
+        bayeux.drain(Duration.ofMinutes(1));
+        ContentResponse draining = get("/health");
+        assertEquals(503, draining.getStatus(), "the balancer stops sending new clients at once");
+        assertEquals("{\"status\":\"draining\"}", draining.getContentAsString());
+        assertEquals(1, bayeux.getSessions().size(), "the sessions move over the window, not at once");
+        assertTrue(get("/metrics").getContentAsString().contains("weft_sessions_drained_total"));
     }
 
     @Test

@@ -3,10 +3,12 @@ package io.weft.server.api;
 import io.weft.bayeux.ChannelId;
 import io.weft.bayeux.Message;
 import io.weft.server.internal.Bootstrap;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
@@ -26,7 +28,8 @@ import java.util.function.Consumer;
  *    -&gt; JSON encode, once per message, the same bytes for every subscriber
  * </pre>
  *
- * <p>Create one with {@link #create(ServerOptions)}; {@link #close()} it when done. Thread-safe.
+ * <p>Create one with {@link #create(ServerOptions)}; {@link #close()} it when done, or {@link #drain} it to move its
+ * clients to other nodes first. Thread-safe.
  */
 public interface BayeuxServer extends AutoCloseable {
     /** A server with its own scheduler thread. */
@@ -108,6 +111,31 @@ public interface BayeuxServer extends AutoCloseable {
 
     /** Whether {@link #close()} has been called: the server takes no more handshakes. */
     boolean isClosed();
+
+    /**
+     * Empties this node without a reconnect storm, for a restart or a deploy behind a load balancer, then closes it.
+     * At once: {@link #isDraining()} turns true (so {@code /health} answers 503 and the balancer sends no new clients)
+     * and client handshakes are refused with {@code 503::server_draining} and advice {@code reconnect: handshake}
+     * (counted in {@link ServerStats#handshakesRefused()}). Each client session gets a moment of its own, spread at
+     * random over {@code window}, at which its held {@code /meta/connect}, or its next one, is answered with
+     * {@code 503::server_draining} and advice {@code reconnect: handshake}; the session then ends
+     * ({@link EndReason#DRAINED}, counted in {@link ServerStats#sessionsDrained()}) and its connection is closed behind
+     * the answer (a WebSocket with 1001, a long-poll response with {@code Connection: close}), so that the client comes
+     * back through the balancer, to another node. At the end of the window the server {@link #close() closes}.
+     * Local sessions (server code) are not drained; they end with the close.
+     *
+     * <p>Idempotent: a second call returns the first one's completion and changes nothing, whatever its window; after
+     * {@link #close()}, nothing happens. Any thread; returns at once.
+     *
+     * @param window how long the sessions' moments are spread over, and when the server closes; zero drains every
+     *     session now and closes
+     * @return completes when the server has closed (at the end of the window, or sooner if {@link #close()} is called)
+     * @throws IllegalArgumentException if {@code window} is negative
+     */
+    CompletionStage<Void> drain(Duration window);
+
+    /** Whether {@link #drain} has been called (and the server was not closed before): it takes no more handshakes. */
+    boolean isDraining();
 
 
     /**

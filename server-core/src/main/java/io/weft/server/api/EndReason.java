@@ -11,5 +11,10 @@ public enum EndReason {
     /** The session's queue overflowed under the {@link ServerOptions.OverflowPolicy#DISCONNECT} policy. */
     QUEUE_FULL,
     /** The server is shutting down. */
-    SERVER_CLOSED
+    SERVER_CLOSED,
+    /**
+     * The server is draining ({@link BayeuxServer#drain}): the client was told to handshake again, through its load
+     * balancer, on another node.
+     */
+    DRAINED
 }

@@ -27,6 +27,9 @@ import java.util.Map;
  *     DISCONNECT})
  * @param messagesResent counter: messages put back in a queue to be sent again (the ack extension, after a lost
  *     batch)
+ * @param sessionsDrained counter: sessions a drain ended, their clients told to handshake again elsewhere
+ *     ({@link BayeuxServer#drain}); the handshakes it refused are in {@code handshakesRefused} as
+ *     {@code 503::server_draining}
  * @param refusals counter: refusals past each bound ({@link BayeuxServer#getRefusals()}); messages dropped from full
  *     queues are {@link Limit#QUEUE}
  * @param deliveryLatency since start-up: how long published messages took from the publish (past the channel's
@@ -48,6 +51,7 @@ public record ServerStats(
         Map<String, Long> errorsByReason,
         long slowConsumerDisconnects,
         long messagesResent,
+        long sessionsDrained,
         Map<Limit, Long> refusals,
         Latency deliveryLatency,
         HistoryStats history) {

@@ -30,6 +30,7 @@ import io.weft.server.internal.util.Guard;
 import io.weft.server.internal.util.Refusals;
 import io.weft.server.spi.Broker;
 import io.weft.server.spi.Engine;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -37,8 +38,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +68,9 @@ public final class BayeuxServerImpl implements BayeuxServer {
     private final Relay relay;
     private final Histories histories;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Completed by {@link #close()}: what {@link #drain} callers wait on. */
+    private final CompletableFuture<Void> closedStage = new CompletableFuture<>();
+    private final AtomicReference<Drain> drain = new AtomicReference<>();
     private volatile SecurityPolicy securityPolicy = SecurityPolicy.DEFAULT;
 
     public BayeuxServerImpl(ServerOptions options, Scheduler scheduler, boolean ownsScheduler) {
@@ -78,6 +86,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
         LocalFanOut fanOut = new LocalFanOut(tree, delivery, options.broadcastToPublisher(), guard);
         this.relay = new Relay(fanOut, codec, guard);
         this.histories = new Histories(options, scheduler, refusals, relay, codec::encodedLength);
+        relay.keepIn(histories, tree);
         Publisher publisher = new Publisher(tree, fanOut, relay, histories, guard);
         hooks.wire(delivery, publisher, relay);
         this.engine = new EngineImpl(new EngineParts(this, codec, sessions, tree, extensions, publisher, listeners,
@@ -228,7 +237,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
         return new ServerStats(Collections.unmodifiableMap(byType), held, tree.size(), subscriptions,
                 counters.handshakesAccepted(), counters.handshakesRefused(), counters.received(),
                 counters.delivered(), counters.bytesWritten(), codec.encodedMessages(), counters.errors(), counters.slowConsumers(), counters.resent(),
-                refusals.snapshot(), counters.deliveryLatency(), histories.stats());
+                counters.drained(), refusals.snapshot(), counters.deliveryLatency(), histories.stats());
     }
 
     public Engine engine() {
@@ -250,12 +259,37 @@ public final class BayeuxServerImpl implements BayeuxServer {
     }
 
     @Override
+    public CompletionStage<Void> drain(Duration window) {
+        Objects.requireNonNull(window, "window");
+        if (window.isNegative()) {
+            throw new IllegalArgumentException("a drain window cannot be negative: " + window);
+        }
+        if (!closed.get()) {
+            Drain started = new Drain(sessions, scheduler, guard, this::close);
+            if (drain.compareAndSet(null, started)) {
+                LOG.info("draining {} sessions over {} ms, then closing", sessions.size(), window.toMillis());
+                started.start(window.toMillis(), ThreadLocalRandom.current());
+            }
+        }
+        return closedStage.copy();
+    }
+
+    @Override
+    public boolean isDraining() {
+        return drain.get() != null;
+    }
+
+    @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            relay.stop();
-            sessions.close();
-            if (ownsScheduler) {
-                scheduler.close();
+            try {
+                relay.stop();
+                sessions.close();
+                if (ownsScheduler) {
+                    scheduler.close();
+                }
+            } finally {
+                closedStage.complete(null);
             }
         }
     }

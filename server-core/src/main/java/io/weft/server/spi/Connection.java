@@ -72,6 +72,17 @@ public interface Connection {
     }
 
     /**
+     * The server is draining ({@link io.weft.server.api.BayeuxServer#drain}) and this connection carries nothing more
+     * for it: close it so that the client's next request or socket goes through its load balancer again, to another
+     * node. A one-shot connection is told before its {@link #send}: its response asks the client to close the network
+     * connection (HTTP/1.1 {@code Connection: close}; over HTTP/2, whose connection a browser shares with its other
+     * requests, nothing). A persistent connection is told once what it was last given is written: a WebSocket closes
+     * with 1001 (going away), a stream ends. The engine sends nothing after it. The default does nothing.
+     */
+    default void goAway() {
+    }
+
+    /**
      * Writes messages (replies and deliveries) to the client, as one JSON array.
      *
      * @param messages the messages; the list must not be kept after {@code written} completes. At least one, but for

@@ -138,9 +138,23 @@ public final class InMemoryTransport {
     public final class Exchange extends Base {
         private final CompletableFuture<String> response = new CompletableFuture<>();
         private Inbound inbound;
+        private volatile boolean goneAway;
 
         Exchange(String browserId) {
             super(browserId);
+        }
+
+        /**
+         * Whether the engine asked for the network connection to be closed behind this response (a draining server;
+         * over HTTP, {@code Connection: close}).
+         */
+        public boolean wentAway() {
+            return goneAway;
+        }
+
+        @Override
+        public void goAway() {
+            goneAway = true;
         }
 
         /** The response body, when the server sends it. */
@@ -178,6 +192,7 @@ public final class InMemoryTransport {
         private boolean paused;
         private boolean closed;
         private String closeReason;
+        private boolean goneAway;
 
         Socket(String browserId) {
             super(browserId);
@@ -241,6 +256,20 @@ public final class InMemoryTransport {
         public void close(String reason) {
             synchronized (this) {
                 closeReason = reason;
+                closed = true;
+            }
+            inbound.closed();
+        }
+
+        /** Whether the engine closed this socket as going away (a draining server; a WebSocket's 1001). */
+        public synchronized boolean wentAway() {
+            return goneAway;
+        }
+
+        @Override
+        public void goAway() {
+            synchronized (this) {
+                goneAway = true;
                 closed = true;
             }
             inbound.closed();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.bayeux.ChannelId;
 import io.weft.bayeux.Message;
+import io.weft.bayeux.MessageDecodeException;
 import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.HistoryRule;
@@ -180,6 +181,79 @@ class HistoryBrokerTest {
         publisher.publish("/chat/a", 5);
         store.deliverPending();
         assertEquals(List.of(5L), data(reader.connectNow()), "a late copy of what the client has is dropped");
+    }
+
+    /** A broker that keeps no history, joining two nodes: each hands the other what it publishes. */
+    private static final class Pair implements Broker {
+        volatile Hub hub;
+        volatile Pair other;
+
+        @Override
+        public void start(Hub hub) {
+            this.hub = hub;
+        }
+
+        @Override
+        public void publish(Message message) {
+            byte[] json = hub.codec().encode(List.of(message));
+            try {
+                other.hub.deliver(other.hub.codec().decode(json, 0, json.length).get(0));
+            } catch (MessageDecodeException x) {
+                throw new AssertionError(x);
+            }
+        }
+
+        @Override
+        public void subscribe(ChannelId channel) {
+        }
+
+        @Override
+        public void unsubscribe(ChannelId channel) {
+        }
+
+        @Override
+        public void stop() {
+        }
+    }
+
+    @Test
+    void withABrokerThatKeepsNoHistoryEachNodeKeepsWhatItReceivesInItsOwnEpoch() {
+        BayeuxServer b = BayeuxServer.create(ServerOptions.builder().set("history", "/chat/**").build(), scheduler);
+        try {
+            Pair toB = new Pair();
+            Pair toA = new Pair();
+            toB.other = toA;
+            toA.other = toB;
+            Broker.install(server, toB);
+            Broker.install(b, toA);
+            ScriptedClient publisher = ScriptedClient.connected(server, "p");
+            ScriptedClient onB = ScriptedClient.connected(b, "r");
+            Map<String, Object> reply = onB.subscribe("/chat/a");
+            String epoch = (String) ((Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) reply.get("ext")).get("recover")).get("/chat/a"))
+                    .get("epoch");
+            for (int i = 1; i <= 3; i++) {
+                assertEquals(true, publisher.publish("/chat/a", i).get("successful"));
+            }
+            List<Map<String, Object>> answer = onB.connectNow();
+            assertEquals(List.of(1L, 2L, 3L), data(answer));
+            for (Map<String, Object> message : answer) {
+                if ("/chat/a".equals(message.get("channel")) && message.containsKey("data")) {
+                    assertEquals(epoch, ((Map<?, ?>) ((Map<?, ?>) message.get("ext")).get("history")).get("epoch"),
+                            "node b's own epoch");
+                }
+            }
+            onB.disconnect();
+            publisher.publish("/chat/a", 4);
+            ScriptedClient again = ScriptedClient.connected(b, "again");
+            Map<String, Object> message = again.message("/meta/subscribe", "subscription", "/chat/a", "ext",
+                    Map.of("recover", Map.of("/chat/a", Map.of("epoch", epoch, "offset", 3))));
+            Map<?, ?> result = (Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) again.call(message).get("ext")).get("recover"))
+                    .get("/chat/a");
+            assertEquals(true, result.get("recovered"));
+            assertEquals(List.of(4L), data(again.connectNow()));
+        } finally {
+            b.close();
+        }
     }
 
     private void awaitPendingRead() {

@@ -43,6 +43,8 @@ import org.slf4j.LoggerFactory;
  * reason, never the failure's details.
  */
 public final class BayeuxSocket implements Connection {
+    /** The server is draining: the client comes back through its load balancer, to another node. */
+    public static final int GOING_AWAY = 1001;
     public static final int BAD_DATA = 1003;
     public static final int POLICY_VIOLATION = 1008;
     public static final int MESSAGE_TOO_LARGE = 1009;
@@ -141,6 +143,12 @@ public final class BayeuxSocket implements Connection {
         if (close(POLICY_VIOLATION, reason)) {
             faults.pendingFrames(remote(), maxPendingFrames);
         }
+    }
+
+    /** The server is draining and has written its last answer here: 1001, so the client reconnects elsewhere. */
+    @Override
+    public void goAway() {
+        close(GOING_AWAY, "the server is draining: reconnect");
     }
 
     // ---- called by the adapter ----

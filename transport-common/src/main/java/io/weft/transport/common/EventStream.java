@@ -154,6 +154,12 @@ final class EventStream implements Connection {
         return event;
     }
 
+    /** The server is draining: the stream ends, and the client opens its next one through its load balancer. */
+    @Override
+    public void goAway() {
+        close("the server is draining");
+    }
+
     /** The engine ends the stream ({@code reason}: replaced, its session ended, the client does not read). */
     @Override
     public void close(String reason) {

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class ExchangeConnection implements Connection {
     private static final QuietLog UNENCODABLE = new QuietLog(ExchangeConnection.class, "responses that could not be encoded");
     static final String JSON_CONTENT_TYPE = "application/json;charset=UTF-8";
+    private static final String CONNECTION = "Connection";
 
     private final HttpExchange exchange;
     private final Engine engine;
@@ -28,6 +29,8 @@ final class ExchangeConnection implements Connection {
     private final String callback;
     private final String browserId;
     private final AtomicBoolean ended = new AtomicBoolean();
+    /** The server is draining: the response asks the client to close its connection ({@link #goAway()}). */
+    private volatile boolean goingAway;
     private volatile Inbound inbound;
 
     /**
@@ -82,11 +85,24 @@ final class ExchangeConnection implements Connection {
         return exchange.snapshot();
     }
 
+    /**
+     * The server is draining: the response, not sent yet, carries {@code Connection: close}, so that the client's next
+     * request opens a new connection, through its load balancer, to another node. Not over HTTP/2, where the browser's
+     * other requests share the connection (and the header is not allowed).
+     */
+    @Override
+    public void goAway() {
+        goingAway = true;
+    }
+
     @Override
     public void send(List<Message> messages, Promise<Void> written) {
         if (!ended.compareAndSet(false, true)) {
             written.fail(new IllegalStateException("the client has gone"));
             return;
+        }
+        if (goingAway && !exchange.multiplexed()) {
+            exchange.addHeader(CONNECTION, "close");
         }
         byte[] json;
         try {

@@ -2,6 +2,7 @@ package io.weft.cluster.redis.examples;
 
 import io.weft.cluster.redis.RedisBroker;
 import io.weft.cluster.redis.RedisBrokerOptions;
+import io.weft.metrics.micrometer.MetricsHandler;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.Broker;
@@ -44,6 +45,7 @@ public final class ClusterNode {
         connector.setPort(port);
         jetty.addConnector(connector);
         WeftJetty.mount(jetty, bayeux, "/cometd");
+        jetty.insertHandler(new MetricsHandler(bayeux)); // /health for the balancer: 503 as soon as it drains
         jetty.start();
         // end:node
         jetty.addBean(bayeux); // for the tests: jetty.getBean(BayeuxServer.class), closed after Jetty stops

@@ -81,7 +81,15 @@ public final class Publisher {
             return;
         }
         Object address = from == null || from.isLocal() ? null : from.addressKey();
-        histories.publish(broadcast, rule, address, stamped -> fanOut.publish(stamped, from, wakes), done);
+        boolean kept = relay.keepsHistory();
+        histories.publish(broadcast, rule, address, stamped -> fanOut.publish(stamped, from, wakes), error -> {
+            if (error == null && !kept) {
+                // Kept in this node's memory: the other nodes get it without this node's position, and keep it in
+                // theirs (each node its own stream, in its own epoch).
+                relay.published(broadcast);
+            }
+            done.accept(error);
+        });
     }
 
     private record Step(ChannelNode channel, ServerChannel.Listener listener) {

@@ -5,6 +5,7 @@ import io.weft.bayeux.Codec;
 import io.weft.bayeux.Message;
 import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.HistoryRule;
+import io.weft.server.internal.channel.ChannelTree;
 import io.weft.server.internal.history.ClusterHistory;
 import io.weft.server.internal.history.Histories;
 import io.weft.server.internal.util.Guard;
@@ -27,11 +28,19 @@ public final class Relay implements Broker.Hub, ClusterHistory {
     /** Local subscribers by broadcast channel or pattern, while a broker is installed. */
     private final ConcurrentHashMap<ChannelId, Integer> interest = new ConcurrentHashMap<>();
     private volatile Broker broker;
+    private volatile Histories histories;
+    private volatile ChannelTree tree;
 
     public Relay(LocalFanOut fanOut, Codec codec, Guard guard) {
         this.fanOut = fanOut;
         this.codec = codec;
         this.guard = guard;
+    }
+
+    /** Where what other nodes publish on channels with history is kept, when the broker keeps none. */
+    public void keepIn(Histories histories, ChannelTree tree) {
+        this.tree = tree;
+        this.histories = histories;
     }
 
     /** Installs {@code broker} (the caller checked that there are no sessions yet) and starts it. */
@@ -124,11 +133,17 @@ public final class Relay implements Broker.Hub, ClusterHistory {
         Wakes wakes = new Wakes();
         MessageImpl broadcast = Publisher.broadcastCopy(message);
         History.Position position = History.Position.of(message);
+        Histories kept = histories;
+        HistoryRule rule = position != null || kept == null ? null : kept.ruleFor(channel, tree.get(channel));
         if (position != null) {
             // Kept by a history broker: it carries its position to the subscribers of every node, this one's too.
-            broadcast = Histories.stamp(broadcast, position);
+            fanOut.publish(Histories.stamp(broadcast, position), null, wakes);
+        } else if (rule != null && !keepsHistory()) {
+            // Each node keeps what it receives in its own memory, in its own epoch.
+            kept.publish(broadcast, rule, null, stamped -> fanOut.publish(stamped, null, wakes), error -> { });
+        } else {
+            fanOut.publish(broadcast, null, wakes);
         }
-        fanOut.publish(broadcast, null, wakes);
         wakes.wakeAll();
     }
 

@@ -32,7 +32,7 @@ final class Dispatcher {
         this.extensions = parts.extensions();
         this.bounds = new Bounds(parts.server().getOptions(), parts.refusals());
         this.handshake = new HandshakeHandler(parts, connectionTypes);
-        this.connect = new ConnectHandler();
+        this.connect = new ConnectHandler(parts.sessions());
         this.subscribe = new SubscribeHandler(parts, bounds);
         this.unsubscribe = new UnsubscribeHandler(parts.tree(), bounds);
         this.disconnect = new DisconnectHandler(parts.sessions());

@@ -18,6 +18,12 @@ import java.util.function.Supplier;
 /** {@code /meta/handshake}: a new session, if the security policy agrees, with the advice clients follow. */
 final class HandshakeHandler implements MetaHandler {
     static final String VERSION = "1.0";
+    /**
+     * The {@code interval} advised with a handshake a draining server refuses: long enough for a load balancer that
+     * checks {@code /health} every second to have seen the 503 before the client's next try, short enough that a
+     * client moved off the node is not kept waiting.
+     */
+    static final long DRAINING_RETRY_MILLIS = 1_000;
 
     private final BayeuxServer server;
     private final SessionRegistry sessions;
@@ -41,6 +47,11 @@ final class HandshakeHandler implements MetaHandler {
             return;
         }
         boolean local = run.local();
+        if (!local && sessions.isDraining()) {
+            refuseDraining(run, request);
+            done.succeed(null);
+            return;
+        }
         SessionImpl session = sessions.newSession(run.connection().browserId(), run.connection().remoteAddress(),
                 local ? null : run.connection().request(), local);
         if (local) {
@@ -75,9 +86,22 @@ final class HandshakeHandler implements MetaHandler {
         run.reply(Replies.error(request, error, Advice.handshake(server.getOptions().maxInterval())));
     }
 
+    /**
+     * A client's handshake while the server drains: try again shortly, through the balancer (the connection goes away
+     * behind the answer), which by then sends it to another node.
+     */
+    private static void refuseDraining(BatchRun run, MessageImpl request) {
+        run.endpoint().goAway();
+        run.reply(Replies.error(request, BayeuxError.SERVER_DRAINING, Advice.handshake(DRAINING_RETRY_MILLIS)));
+    }
+
     private void accept(BatchRun run, MessageImpl request, SessionImpl session) {
         if (!sessions.register(session)) {
-            refuse(run, request, BayeuxError.SERVER_CLOSING);
+            if (sessions.isClosed()) {
+                refuse(run, request, BayeuxError.SERVER_CLOSING);
+            } else {
+                refuseDraining(run, request);
+            }
             return;
         }
         session.handshaken(run.endpoint(), run.persistent());

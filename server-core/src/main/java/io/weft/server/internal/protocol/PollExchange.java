@@ -47,6 +47,14 @@ final class PollExchange implements Endpoint {
         }
     }
 
+    /** The response not sent yet asks the client to close its connection (the server is draining). */
+    @Override
+    public void goAway() {
+        if (!sent.get()) {
+            connection.goAway();
+        }
+    }
+
     @Override
     public void deliver(List<Message> messages) {
         send(messages, Promise.noop());

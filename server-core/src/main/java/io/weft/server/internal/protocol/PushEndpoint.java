@@ -71,6 +71,10 @@ final class PushEndpoint implements Endpoint {
      * ended), or null.
      */
     private volatile String closeWhenWritten;
+    /** The server is draining: what this endpoint is given next is the last it carries ({@link #goAway()}). */
+    private volatile boolean goingAway;
+    /** What {@link #goAway()} announced has been given: the connection goes away once nothing waits any more. */
+    private volatile boolean awayWhenWritten;
 
     /** Messages that leave in order, and who to tell once the last of them is written. */
     private record Outgoing(List<Message> messages, Promise<Void> written) {
@@ -137,12 +141,31 @@ final class PushEndpoint implements Endpoint {
         } else {
             enqueue(replies, processed);
         }
+        lastGiven();
         batches.handled();
     }
 
     @Override
     public void deliver(List<Message> messages) {
         enqueue(messages, Promise.noop());
+        lastGiven();
+    }
+
+    /**
+     * The server is draining: the next answer given (a batch's replies, or a held connect's reply) is the last; once it
+     * is written the connection goes away ({@link Connection#goAway()}: a WebSocket closes with 1001).
+     */
+    @Override
+    public void goAway() {
+        goingAway = true;
+    }
+
+    /** After an answer is queued: if it was announced as the last, the connection goes once it is written. */
+    private void lastGiven() {
+        if (goingAway && !awayWhenWritten) {
+            awayWhenWritten = true;
+            wake();
+        }
     }
 
     private void enqueue(List<Message> messages, Promise<Void> written) {
@@ -233,10 +256,19 @@ final class PushEndpoint implements Endpoint {
         }
     }
 
-    /** Closes a connection asked to close once written ({@link #sessionEnded()}), when nothing waits any more. */
+    /**
+     * Closes a connection asked to close once written ({@link #sessionEnded()}, {@link #goAway()}), when nothing waits
+     * any more.
+     */
     private void closeIfDone() {
+        if (closed || pendingUnits.get() != 0) {
+            return;
+        }
         String reason = closeWhenWritten;
-        if (reason != null && !closed && pendingUnits.get() == 0) {
+        if (awayWhenWritten) {
+            closed();
+            connection.goAway();
+        } else if (reason != null) {
             closed();
             connection.close(reason);
         }

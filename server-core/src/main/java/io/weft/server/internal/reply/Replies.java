@@ -56,7 +56,8 @@ public final class Replies {
     /**
      * The reply to a request for a session that is gone, told why when the server ended it on purpose: a disconnect
      * or a slow consumer's overflow gets {@code reconnect: none} (the client must stop, not start a new session);
-     * anything else ({@code reason} null: unknown, expired, closing) {@code 402::session_unknown} with advice to
+     * a drained one {@code 503::server_draining} with advice to handshake (elsewhere); anything else ({@code reason}
+     * null: unknown, expired, closing) {@code 402::session_unknown} with advice to
      * handshake. The one mapping for a clientId that no session answers and for a connect that meets its session's
      * end.
      */
@@ -66,6 +67,9 @@ public final class Replies {
         }
         if (reason == EndReason.SERVER_DISCONNECT) {
             return error(request, BayeuxError.SESSION_UNKNOWN, Advice.NONE);
+        }
+        if (reason == EndReason.DRAINED) {
+            return error(request, BayeuxError.SERVER_DRAINING, Advice.HANDSHAKE_NOW);
         }
         return error(request, BayeuxError.SESSION_UNKNOWN);
     }

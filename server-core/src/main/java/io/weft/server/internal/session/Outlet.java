@@ -15,6 +15,14 @@ public interface Outlet {
     default void wake() {
     }
 
+    /**
+     * The server is draining: what this outlet is given next (by {@link #deliver}, or as its batch's replies) is the
+     * last it carries, and its connection is closed once that is written, so that the client comes back through its
+     * load balancer ({@link io.weft.server.spi.Connection#goAway()}). Call it before giving that last answer.
+     */
+    default void goAway() {
+    }
+
     /** For a session's stream: the session has ended; write what was sent to it, then close. */
     default void sessionEnded() {
     }

@@ -3,7 +3,8 @@ package io.weft.server.internal.session;
 import io.weft.bayeux.Message;
 import io.weft.server.spi.History;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -16,7 +17,7 @@ import java.util.function.Predicate;
  * itself; taken under a channel history's lock (a fan-out), never the other way round.
  */
 final class Recovering {
-    private final Map<String, Channel> channels = new HashMap<>(4);
+    private final Map<String, Channel> channels = new LinkedHashMap<>(4);
 
     /** One channel's recovery: its live publications held while it is read, then the position the client has. */
     private static final class Channel {
@@ -25,8 +26,19 @@ final class Recovering {
         History.Position floor;
     }
 
-    /** Starts holding {@code channel}'s live publications. */
-    synchronized void begin(String channel) {
+    /**
+     * Starts holding {@code channel}'s live publications. The positions of finished recoveries are kept at most
+     * {@code max} at once (the oldest forgotten first: only the dropping of a late copy depends on one), so that a
+     * client that recovers channel after channel does not grow its session.
+     */
+    synchronized void begin(String channel, int max) {
+        channels.remove(channel);
+        Iterator<Map.Entry<String, Channel>> oldest = channels.entrySet().iterator();
+        while (channels.size() >= max && oldest.hasNext()) {
+            if (oldest.next().getValue().held == null) {
+                oldest.remove();
+            }
+        }
         channels.put(channel, new Channel());
     }
 

@@ -363,7 +363,8 @@ public final class SessionImpl implements ServerSession {
                 recovering = recoveries;
             }
         }
-        recoveries.begin(channel);
+        ServerOptions options = registry.options();
+        recoveries.begin(channel, options.maxSubscriptionsPerSession() + options.maxRecoverChannels());
     }
 
     /** The subscription that asked for {@code channel}'s recovery failed: what was held is queued. */

@@ -19,6 +19,7 @@ import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToIntFunction;
@@ -42,6 +43,10 @@ public final class SessionRegistry {
     private final SessionHooks hooks;
     private final ToIntFunction<Message> sizer;
     private volatile boolean closed;
+    /** Set when the server starts draining: client handshakes are refused from then on. */
+    private volatile boolean draining;
+    /** Sessions whose drain moment has come and whose {@code /meta/connect} has not been answered for it yet. */
+    private final Set<SessionImpl> drainDue = ConcurrentHashMap.newKeySet();
     private final AtomicInteger live = new AtomicInteger();
     private final ConcurrentHashMap<Object, Integer> perAddress = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Integer> perBrowser = new ConcurrentHashMap<>();
@@ -108,8 +113,9 @@ public final class SessionRegistry {
     }
 
     /**
-     * Makes a new session live; false (and the session's places released) if the registry has been closed
-     * meanwhile: a handshake whose policy answered while the server closed must not leave a session behind.
+     * Makes a new session live; false (and the session's places released) if the registry has been closed, or a
+     * client's session if it has started draining, meanwhile: a handshake whose policy answered while the server
+     * closed must not leave a session behind, nor one that no drain moment would reach.
      */
     public boolean register(SessionImpl session) {
         if (sessions.putIfAbsent(session.getId(), session) != null) {
@@ -117,8 +123,8 @@ public final class SessionRegistry {
             throw new IllegalStateException("session id collision");
         }
         // closed is set before close() takes its snapshot of the sessions: either that snapshot has this one, or
-        // this check sees closed.
-        if (closed) {
+        // this check sees closed. The same for draining, whose snapshot gives each session its moment.
+        if (closed || (draining && !session.isLocal())) {
             sessions.remove(session.getId(), session);
             release(session);
             return false;
@@ -212,6 +218,7 @@ public final class SessionRegistry {
 
     private void finish(SessionImpl session, SessionImpl.Ended ended, EndReason reason) {
         sessions.remove(session.getId(), session);
+        drainDue.remove(session);
         release(session);
         for (Subscription channel : ended.subscriptions()) {
             channel.removeSubscriber(session);
@@ -223,6 +230,8 @@ public final class SessionRegistry {
         }
         if (reason == EndReason.QUEUE_FULL) {
             counters.slowConsumer();
+        } else if (reason == EndReason.DRAINED) {
+            counters.sessionDrained();
         }
         if (reason == EndReason.SERVER_DISCONNECT || reason == EndReason.QUEUE_FULL) {
             String id = session.getId();
@@ -241,6 +250,9 @@ public final class SessionRegistry {
         }
         if (ended.held() != null) {
             MessageImpl reply = ended.held().reply();
+            if (reason == EndReason.DRAINED) {
+                ended.held().outlet.goAway();
+            }
             // Ended on purpose (the client's disconnect, the server's, a slow consumer): stop. Otherwise (a timeout,
             // the server closing) the client should come back with a new session, here or on another node.
             boolean stop = serverInitiated || reason == EndReason.DISCONNECTED;
@@ -249,6 +261,8 @@ public final class SessionRegistry {
                 Replies.fail(reply, BayeuxError.QUEUE_FULL);
             } else if (reason == EndReason.SERVER_CLOSED) {
                 Replies.fail(reply, BayeuxError.SERVER_CLOSING);
+            } else if (reason == EndReason.DRAINED) {
+                Replies.fail(reply, BayeuxError.SERVER_DRAINING);
             }
             out.add(reply);
             ended.held().outlet.deliver(out);
@@ -270,6 +284,45 @@ public final class SessionRegistry {
 
     public boolean isClosed() {
         return closed;
+    }
+
+    // ---- draining: see BayeuxServer.drain ----
+
+    /** From now on client handshakes are refused ({@code 503::server_draining}); local sessions are still made. */
+    public void startDraining() {
+        draining = true;
+    }
+
+    public boolean isDraining() {
+        return draining;
+    }
+
+    /**
+     * {@code session}'s drain moment has come: its held {@code /meta/connect} is answered now, or its next one (see
+     * {@link #drainIfDue}), with {@code 503::server_draining} and advice {@code reconnect: handshake}, its connection
+     * closed behind the answer, and the session ends. The mark comes before the look at the held connect, and a connect
+     * is held before it looks at the mark: one of the two sees the other.
+     */
+    public void drain(SessionImpl session) {
+        if (!session.isConnected()) {
+            return;
+        }
+        drainDue.add(session);
+        if (session.isHoldingConnect()) {
+            remove(session, EndReason.DRAINED);
+        }
+    }
+
+    /** Whether {@code session}'s drain moment has come ({@link #drain}): its connects are answered for it. */
+    public boolean isDrainDue(SessionImpl session) {
+        return !drainDue.isEmpty() && drainDue.contains(session);
+    }
+
+    /** Ends {@code session} as drained if its moment has come; its held connect (just held, say) is answered for it. */
+    public void drainIfDue(SessionImpl session) {
+        if (isDrainDue(session)) {
+            remove(session, EndReason.DRAINED);
+        }
     }
 
     // ---- admission: sessions in all, per address, per browser ----

@@ -32,6 +32,7 @@ public final class Counters {
     private final ConcurrentHashMap<String, LongAdder> errors = new ConcurrentHashMap<>();
     private final LongAdder slowConsumers = new LongAdder();
     private final LongAdder resent = new LongAdder();
+    private final LongAdder drained = new LongAdder();
     private final LatencyRecorder deliveryLatency = new LatencyRecorder();
 
     /** A batch from a client: its messages that are not {@code /meta/*}, publishes and service requests. */
@@ -94,6 +95,15 @@ public final class Counters {
     /** A session ended because its queue was full ({@code queueOverflow = DISCONNECT}). */
     public void slowConsumer() {
         slowConsumers.increment();
+    }
+
+    /** A session ended by a drain: its client was told to handshake again, elsewhere. */
+    public void sessionDrained() {
+        drained.increment();
+    }
+
+    public long drained() {
+        return drained.sum();
     }
 
     /** Messages put back in a queue to be sent again (the ack extension, after a lost batch). */
