@@ -15,4 +15,5 @@ final class Counters {
     final LongAdder subscribeFailures = new LongAdder();
     final LongAdder historyReads = new LongAdder();
     final LongAdder historyReadFailures = new LongAdder();
+    final LongAdder historyGaps = new LongAdder();
 }

@@ -13,7 +13,7 @@ import io.weft.server.spi.QuietLog;
  * wants its channel (a Redis glob crossed a {@code /}), when it is a copy of a publish delivered already (one copy
  * comes per matching subscription), or when this node published it (unless it carries a position in a channel's
  * history: those every node delivers, this one included); the rest is decoded and delivered once, a position stamped
- * into {@code ext.history}.
+ * into {@code ext.history} (sharded: put back in offset order per channel first, {@link ChannelOrder}).
  *
  * <p>Lettuce calls it on the connection's event-loop thread, one message at a time; the engine's fan-out runs there.
  * With sharded pub/sub there is a connection per shard, so messages of different shards come on different threads at
@@ -31,15 +31,18 @@ final class Receiver extends RedisPubSubAdapter<String, byte[]> {
     private final Counters counters;
     private final boolean sharded;
     private final Seen seen = new Seen();
+    /** Sharded: history publications back in offset order per channel; null with plain pub/sub (no need). */
+    private final ChannelOrder order;
 
     Receiver(String nodeId, RedisNames names, Subscriptions subscriptions, Broker.Hub hub, Counters counters,
-            boolean sharded) {
+            ChannelOrder order) {
         this.nodeId = nodeId;
         this.names = names;
         this.subscriptions = subscriptions;
         this.hub = hub;
         this.counters = counters;
-        this.sharded = sharded;
+        this.sharded = order != null;
+        this.order = order;
     }
 
     @Override
@@ -98,10 +101,16 @@ final class Receiver extends RedisPubSubAdapter<String, byte[]> {
             try {
                 for (Message.Mutable message : hub.codec().decode(payload, envelope.jsonOffset(),
                         payload.length - envelope.jsonOffset())) {
-                    if (position != null) {
+                    if (position == null) {
+                        hub.deliver(message);
+                    } else {
                         message.getExt(true).put(History.EXT, position.toMap());
+                        if (order == null) {
+                            hub.deliver(message);
+                        } else {
+                            order.accept(message.getChannel(), position, message);
+                        }
                     }
-                    hub.deliver(message);
                 }
                 counters.received.increment();
             } catch (MessageDecodeException x) {

@@ -35,6 +35,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -115,6 +116,8 @@ public final class RedisBroker implements Broker {
     private volatile RedisAdvancedClusterAsyncCommands<String, byte[]> shardPublisher;
     /** Channel history in Redis, over the publish connection; null if {@link RedisBrokerOptions#history} is off. */
     private volatile RedisHistory redisHistory;
+    /** Sharded: what puts history channels back in offset order on receipt. */
+    private volatile ChannelOrder channelOrder;
     private volatile Subscriptions subscriptions;
     private volatile Link publishLink;
     private volatile Link pubSubLink;
@@ -209,7 +212,7 @@ public final class RedisBroker implements Broker {
         StatefulRedisPubSubConnection<String, byte[]> connection = listening.connectPubSub(CODEC);
         pubSubConnection = connection;
         subscriptions = Subscriptions.plain(names, connection.async(), counters.subscribeFailures);
-        connection.addListener(new Receiver(nodeId, names, subscriptions, hub, counters, false));
+        connection.addListener(new Receiver(nodeId, names, subscriptions, hub, counters, null));
     }
 
     /**
@@ -265,7 +268,15 @@ public final class RedisBroker implements Broker {
         }
         subscriptions = Subscriptions.sharded(shardNames, connection.async(), resources.eventExecutorGroup(),
                 options.maxReconnectDelay(), counters.subscribeFailures);
-        connection.addListener(new Receiver(nodeId, names, subscriptions, hub, counters, true));
+        ClientResources threads = resources;
+        ChannelOrder order = new ChannelOrder(hub::deliver, (task, millis) -> {
+            try {
+                threads.eventExecutorGroup().schedule(task, millis, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException stopping) { // what is held goes with the broker
+            }
+        }, counters.historyGaps, counters.copies);
+        channelOrder = order;
+        connection.addListener(new Receiver(nodeId, names, subscriptions, hub, counters, order));
     }
 
     /**
@@ -503,6 +514,10 @@ public final class RedisBroker implements Broker {
         if (to != null && !stopped) {
             to.remove(channel);
         }
+        ChannelOrder order = channelOrder;
+        if (order != null) {
+            order.forget(channel);
+        }
     }
 
     /** Closes both connections and releases Lettuce's threads, waiting for them at most {@link #STOP_WAIT}. */
@@ -565,7 +580,7 @@ public final class RedisBroker implements Broker {
                 subscribed == null ? 0 : subscribed.channels(),
                 subscribed == null ? 0 : subscribed.patterns(),
                 publishing != null && publishing.up() && listening != null && listening.up(),
-                counters.historyReads.sum(), counters.historyReadFailures.sum());
+                counters.historyReads.sum(), counters.historyReadFailures.sum(), counters.historyGaps.sum());
     }
 
     /**
@@ -592,10 +607,13 @@ public final class RedisBroker implements Broker {
      * @param connected whether all its connections are up (sharded: to every shard)
      * @param historyReads reads of channel history Redis answered (complete or not)
      * @param historyReadFailures reads of channel history that failed (Redis away, too slow, too many pending)
+     * @param historyGaps sharded: gaps in a history channel's offsets this node gave up waiting for (a publication
+     *     heard only through a wildcard's name that did not come within {@link ChannelOrder#WAIT_MILLIS}); its
+     *     subscribers missed it live, and it is in the history
      */
     public record Stats(long published, long publishFailures, long received, long droppedOwn, long copies,
             long unwanted, long unreadable, long reconnects, long subscribeFailures, int channels, int patterns,
-            boolean connected, long historyReads, long historyReadFailures) {
+            boolean connected, long historyReads, long historyReadFailures, long historyGaps) {
     }
 
     private static String newNodeId() {

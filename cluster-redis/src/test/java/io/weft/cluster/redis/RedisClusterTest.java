@@ -138,7 +138,7 @@ class RedisClusterTest {
         Redis.awaitSubscribed(redis, 2, 1);
         assertEquals(Set.of("weft:/news/x", "weft:/sport/y"), Redis.channels(redis));
         assertEquals(1, Redis.numpat(redis), "/news/* and /news/** share one Redis pattern, weft:/news/*");
-        assertEquals(new RedisBroker.Stats(0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, true, 0, 0), a.broker().stats());
+        assertEquals(new RedisBroker.Stats(0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, true, 0, 0, 0), a.broker().stats());
 
         first.socket.send("[{\"channel\":\"/meta/unsubscribe\",\"subscription\":\"/news/*\",\"clientId\":\""
                 + first.socket.clientId() + "\"}]");

@@ -145,7 +145,7 @@ class ShardedClusterTest {
         Client second = a.client("2", "/news/x", "/news/**", "/sport/y");
         awaitShardChannels(List.of("weft:/news/x", "weft:/news/*", "weft:/news/**", "weft:/sport/y"));
         assertEquals(1, redis.shardNumsub("weft:/news/*"), "/news/* and /news/** share one shard channel");
-        assertEquals(new RedisBroker.Stats(0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, true, 0, 0), a.broker().stats());
+        assertEquals(new RedisBroker.Stats(0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, true, 0, 0, 0), a.broker().stats());
 
         unsubscribe(first, "/news/*");
         unsubscribe(second, "/news/**");
