@@ -5,19 +5,22 @@
 #   bench/ab-weft.sh TRANSPORT ROUNDS A_CLASSES B_CLASSES
 # e.g. bench/ab-weft.sh long-polling 2 "" /path/to/server-core/target/classes
 # Writes docs/benchmarks/ab-weft.csv (label a-roundN / b-roundN). WEFT_ARGS="--engine=netty" A/Bs the Netty mount;
-# AB_RATES and AB_PREWARM_MS set the ladder's rates and its pre-warm.
+# AB_RATES and AB_PREWARM_MS set the ladder's rates and its pre-warm. AB_A_ARGS and AB_B_ARGS add load-server arguments
+# to one variant each (e.g. AB_B_ARGS="--option=history=/chat/**" A/Bs channel history, with "" "" as the classes);
+# AB_NAME names the CSV instead of ab-weft.
 source "$(dirname "$0")/lib.sh"
 TRANSPORT=${1:-long-polling}; ROUNDS=${2:-2}; A=${3:-}; B=${4:-}
 bench_deadline $(( ROUNDS * 2 * 240 + 120 ))
 times=$(ladder_times) # AB_PREWARM_MS lengthens the pre-warm rung, as floor.sh's FLOOR_PREWARM_MS does
 [[ -n "${AB_PREWARM_MS:-}" ]] && times=$(sed "s/--prewarm-ms=[0-9]*/--prewarm-ms=$AB_PREWARM_MS/" <<< "$times")
 bench_build
-CSV="$OUT/ab-weft.csv"; rm -f "$CSV"
+CSV="$OUT/${AB_NAME:-ab-weft}.csv"; rm -f "$CSV"
 for round in $(seq 1 "$ROUNDS"); do
     for variant in a b; do
         classes=$A; [[ $variant == b ]] && classes=$B
+        args=${AB_A_ARGS:-}; [[ $variant == b ]] && args=${AB_B_ARGS:-}
         port=$(free_port)
-        WEFT_CP_PREPEND="$classes" start_server weft "$port"
+        WEFT_CP_PREPEND="$classes" WEFT_ARGS="${WEFT_ARGS:-} $args" start_server weft "$port"
         driver 600 ladder --server-pid="$SERVER_PID" --server=weft --transport="$TRANSPORT" --urls="$(urls "$port")" \
             --clients=1000 --rooms=100 --size=50 --rates="${AB_RATES:-2500,5000,10000,20000,40000,80000,160000}" \
             $times --csv="$CSV" --label="$variant-round$round" || log "ab $variant failed"
