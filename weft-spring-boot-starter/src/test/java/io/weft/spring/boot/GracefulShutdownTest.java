@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.weft.server.api.BayeuxServer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.CompletableResponseListener;
@@ -37,26 +39,13 @@ class GracefulShutdownTest {
 
     @Test
     void aHeldLongPollIsAnsweredWhenTheApplicationStops() throws Exception {
-        ConfigurableApplicationContext application = new SpringApplicationBuilder(WeftTestApplication.class)
-                .properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
-                        "weft.timeout=" + HELD.toMillis(), "server.tomcat.connection-timeout=120s")
-                .run();
+        ConfigurableApplicationContext application = start();
         HttpClient http = new HttpClient();
         try {
             http.start();
             BayeuxServer bayeux = application.getBean(BayeuxServer.class);
             WeftHealthIndicator health = application.getBean(WeftHealthIndicator.class);
-            String url = "http://127.0.0.1:"
-                    + ((WebServerApplicationContext) application).getWebServer().getPort() + "/cometd";
-
-            String clientId = post(http, url, "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
-                    + "\"supportedConnectionTypes\":[\"long-polling\"]}]").get(0).path("clientId").asText();
-            String connect = "[{\"channel\":\"/meta/connect\",\"clientId\":\"" + clientId
-                    + "\",\"connectionType\":\"long-polling\"}]";
-            post(http, url, connect.replace("}]", ",\"advice\":{\"timeout\":0}}]")); // answered at once
-            CompletableFuture<ContentResponse> held = new CompletableResponseListener(request(http, url, connect))
-                    .send();
-            assertTrue(within(() -> bayeux.getStats().heldConnects() == 1), "the second connect is held");
+            CompletableFuture<ContentResponse> held = holdAConnect(http, application);
 
             long closing = System.nanoTime();
             Thread stopper = new Thread(application::close, "stopper");
@@ -82,25 +71,13 @@ class GracefulShutdownTest {
 
     @Test
     void withADrainWindowAHeldLongPollIsToldToHandshakeAgainElsewhereAndHealthIsDownMeanwhile() throws Exception {
-        ConfigurableApplicationContext application = new SpringApplicationBuilder(WeftTestApplication.class)
-                .properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
-                        "weft.timeout=" + HELD.toMillis(), "server.tomcat.connection-timeout=120s", "weft.drain=2s")
-                .run();
+        ConfigurableApplicationContext application = start("weft.drain=2s");
         HttpClient http = new HttpClient();
         try {
             http.start();
             BayeuxServer bayeux = application.getBean(BayeuxServer.class);
             WeftHealthIndicator health = application.getBean(WeftHealthIndicator.class);
-            String url = "http://127.0.0.1:"
-                    + ((WebServerApplicationContext) application).getWebServer().getPort() + "/cometd";
-            String clientId = post(http, url, "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
-                    + "\"supportedConnectionTypes\":[\"long-polling\"]}]").get(0).path("clientId").asText();
-            String connect = "[{\"channel\":\"/meta/connect\",\"clientId\":\"" + clientId
-                    + "\",\"connectionType\":\"long-polling\"}]";
-            post(http, url, connect.replace("}]", ",\"advice\":{\"timeout\":0}}]"));
-            CompletableFuture<ContentResponse> held = new CompletableResponseListener(request(http, url, connect))
-                    .send();
-            assertTrue(within(() -> bayeux.getStats().heldConnects() == 1), "the second connect is held");
+            CompletableFuture<ContentResponse> held = holdAConnect(http, application);
 
             Thread stopper = new Thread(application::close, "stopper");
             stopper.start();
@@ -118,6 +95,32 @@ class GracefulShutdownTest {
             application.close();
             http.stop();
         }
+    }
+
+    /** The test application on a free port, its held long-polls lasting {@link #HELD}, with {@code more} properties. */
+    private static ConfigurableApplicationContext start(String... more) {
+        List<String> properties = new ArrayList<>(List.of("server.port=0", "server.address=127.0.0.1",
+                "spring.main.banner-mode=off", "weft.timeout=" + HELD.toMillis(),
+                "server.tomcat.connection-timeout=120s"));
+        properties.addAll(List.of(more));
+        return new SpringApplicationBuilder(WeftTestApplication.class).properties(properties.toArray(String[]::new))
+                .run();
+    }
+
+    /** A long-polling client's handshake and first connect, then a second connect, which the server holds. */
+    private static CompletableFuture<ContentResponse> holdAConnect(HttpClient http,
+            ConfigurableApplicationContext application) throws Exception {
+        BayeuxServer bayeux = application.getBean(BayeuxServer.class);
+        String url = "http://127.0.0.1:" + ((WebServerApplicationContext) application).getWebServer().getPort()
+                + "/cometd";
+        String clientId = post(http, url, "[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+                + "\"supportedConnectionTypes\":[\"long-polling\"]}]").get(0).path("clientId").asText();
+        String connect = "[{\"channel\":\"/meta/connect\",\"clientId\":\"" + clientId
+                + "\",\"connectionType\":\"long-polling\"}]";
+        post(http, url, connect.replace("}]", ",\"advice\":{\"timeout\":0}}]")); // answered at once
+        CompletableFuture<ContentResponse> held = new CompletableResponseListener(request(http, url, connect)).send();
+        assertTrue(within(() -> bayeux.getStats().heldConnects() == 1), "the second connect is held");
+        return held;
     }
 
     private static Request request(HttpClient http, String url, String body) {
