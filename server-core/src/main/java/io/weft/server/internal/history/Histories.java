@@ -79,7 +79,8 @@ public final class Histories {
                     done.accept(null);
                 } else {
                     failures.increment();
-                    failureLog.log("a publish on {} could not be kept and published: {}", broadcast.getChannel(), failure);
+                    failureLog.log("a publish on {} could not be kept and published: {}", broadcast.getChannel(),
+                            failure.toString());
                     done.accept(BayeuxError.HISTORY_UNAVAILABLE);
                 }
             });
@@ -105,7 +106,7 @@ public final class Histories {
                     done.accept(ownCopies(page), null);
                 } else {
                     failures.increment();
-                    failureLog.log("the history of {} could not be read: {}", channel, failure);
+                    failureLog.log("the history of {} could not be read: {}", channel, String.valueOf(failure));
                     done.accept(null, BayeuxError.HISTORY_UNAVAILABLE);
                 }
             });
