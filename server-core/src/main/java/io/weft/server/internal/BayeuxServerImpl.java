@@ -85,7 +85,7 @@ public final class BayeuxServerImpl implements BayeuxServer {
         Delivery delivery = new Delivery(extensions);
         LocalFanOut fanOut = new LocalFanOut(tree, delivery, options.broadcastToPublisher(), guard);
         this.relay = new Relay(fanOut, codec, guard);
-        this.histories = new Histories(options, scheduler, refusals, relay, codec::encodedLength);
+        this.histories = new Histories(options, scheduler, refusals, relay, codec);
         relay.keepIn(histories, tree);
         Publisher publisher = new Publisher(tree, fanOut, relay, histories, guard);
         hooks.wire(delivery, publisher, relay);

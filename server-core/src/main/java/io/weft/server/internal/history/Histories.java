@@ -3,6 +3,7 @@ package io.weft.server.internal.history;
 import io.weft.bayeux.BayeuxError;
 import io.weft.bayeux.ChannelId;
 import io.weft.bayeux.Message;
+import io.weft.bayeux.internal.JsonCodec;
 import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.HistoryRule;
 import io.weft.server.api.Limit;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import java.util.function.ToIntFunction;
 
 /**
  * The engine's channel history: which channels keep one, and where it lives: in the installed broker when it keeps
@@ -39,12 +39,12 @@ public final class Histories {
     private final LongAdder failures = new LongAdder();
 
     public Histories(ServerOptions options, Scheduler scheduler, Refusals refusals, ClusterHistory relay,
-            ToIntFunction<Message> sizer) {
+            JsonCodec codec) {
         this.options = options;
         this.scheduler = scheduler;
         this.refusals = refusals;
         this.relay = relay;
-        this.memory = new MemoryHistory(options.maxHistoryChannels(), options.maxHistoryChannelsPerAddress(), sizer);
+        this.memory = new MemoryHistory(options.maxHistoryChannels(), options.maxHistoryChannelsPerAddress(), codec);
     }
 
     /** The rule of a concrete broadcast channel ({@code exact} its node, if it has one); null if it keeps none. */
