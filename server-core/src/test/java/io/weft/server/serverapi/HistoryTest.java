@@ -167,6 +167,44 @@ class HistoryTest {
     }
 
     @Test
+    void aRecoveredPublicationIsTheDataPublishedAndOneItCannotGiveBackIsNotRecovered() {
+        ScriptedClient publisher = start("/chat/**");
+        ScriptedClient before = ScriptedClient.connected(server, "before");
+        String epoch = (String) recovered(subscribe(before, "/chat/a"), "/chat/a").get("epoch");
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("user", "ada");
+        line.put("text", "caf\u00e9 \ud83d\ude00 \"quoted\"");
+        line.put("at", List.of(1.5, 2L, true));
+        line.put("nested", Map.of("k", Map.of("v", "w")));
+        publisher.publish("/chat/a", line);
+        ScriptedClient after = ScriptedClient.connected(server, "after");
+        assertEquals(true, recovered(subscribe(after, "/chat/a", "/chat/a", epoch, 0), "/chat/a").get("recovered"));
+        List<Object> live = data(before.connectNow(), "/chat/a");
+        assertEquals(1, live.size());
+        assertEquals(line.toString(), live.get(0).toString());
+        assertEquals(live, data(after.connectNow(), "/chat/a"), "kept as JSON, given back as it was delivered live");
+
+        // Server code may publish data nested deeper than JSON is read back (200 levels): the history cannot give
+        // that publication back, and says so rather than leave a gap.
+        Object deep = "bottom";
+        for (int i = 0; i < 250; i++) {
+            deep = List.of(deep);
+        }
+        server.createChannelIfAbsent("/chat/b").publish(null, deep);
+        ScriptedClient deepReader = ScriptedClient.connected(server, "deep");
+        Map<String, Object> result = recovered(subscribe(deepReader, "/chat/b", "/chat/b", epochOf("/chat/b"), 0),
+                "/chat/b");
+        assertEquals(false, result.get("recovered"));
+        assertEquals(1L, offset(result), "live delivery goes on after it");
+    }
+
+    /** A channel's epoch, as a subscription without a position is told it. */
+    private String epochOf(String channel) {
+        ScriptedClient asker = ScriptedClient.connected(server, "asker-" + channel);
+        return (String) recovered(subscribe(asker, channel), channel).get("epoch");
+    }
+
+    @Test
     void aWildcardSubscriptionRecoversEachChannelItGivesAPositionFor() {
         ScriptedClient publisher = start("/chat/**");
         ScriptedClient first = ScriptedClient.connected(server, "first");
