@@ -86,9 +86,8 @@ public final class Histories {
             });
             return;
         }
-        MemoryHistory.Refusal refusal = memory.publish(broadcast.getChannelId(), rule, broadcast, address,
-                scheduler.now(), fanOut);
-        done.accept(refusal == null ? null : refuse(refusal));
+        Limit refused = memory.publish(broadcast.getChannelId(), rule, broadcast, address, scheduler.now(), fanOut);
+        done.accept(refused == null ? null : refuse(refused));
     }
 
     /**
@@ -112,9 +111,8 @@ public final class Histories {
             });
             return;
         }
-        MemoryHistory.Refusal[] refusal = new MemoryHistory.Refusal[1];
-        History.Page page = memory.read(channel, rule, after, max, address, scheduler.now(), refusal);
-        done.accept(page, page == null ? refuse(refusal[0]) : null);
+        MemoryHistory.Read read = memory.read(channel, rule, after, max, address, scheduler.now());
+        done.accept(read.page(), read.page() == null ? refuse(read.refused()) : null);
     }
 
     /**
@@ -165,9 +163,7 @@ public final class Histories {
         return stamped.freeze();
     }
 
-    private BayeuxError refuse(MemoryHistory.Refusal refusal) {
-        Limit limit = refusal == MemoryHistory.Refusal.CHANNELS ? Limit.HISTORY_CHANNELS
-                : Limit.HISTORY_CHANNELS_PER_ADDRESS;
+    private BayeuxError refuse(Limit limit) {
         refusals.count(limit);
         return limit.error();
     }

@@ -6,6 +6,7 @@ import io.weft.bayeux.MessageDecodeException;
 import io.weft.bayeux.internal.JsonCodec;
 import io.weft.bayeux.internal.MessageImpl;
 import io.weft.server.api.HistoryRule;
+import io.weft.server.api.Limit;
 import io.weft.server.spi.History;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
@@ -49,8 +50,13 @@ final class MemoryHistory {
     private final int maxChannelsPerAddress;
     private final JsonCodec codec;
 
-    /** Why a stream could not be had. */
-    enum Refusal { CHANNELS, CHANNELS_PER_ADDRESS }
+    /** A read: the page, or null and the bound that refused the channel a stream. */
+    record Read(History.Page page, Limit refused) {
+    }
+
+    /** A stream, or null and the bound that refused it. */
+    private record Created(Stream stream, Limit refused) {
+    }
 
     MemoryHistory(int maxChannels, int maxChannelsPerAddress, JsonCodec codec) {
         this.maxChannels = maxChannels;
@@ -63,18 +69,18 @@ final class MemoryHistory {
      * it to {@code fanOut}, all under the stream's lock.
      *
      * @param address the publishing client's address key (charged if this starts a stream), or null for server code
-     * @return null, or why the channel could not get a stream (nothing was published)
+     * @return null, or the bound that refused the channel a stream (nothing was published)
      */
-    Refusal publish(ChannelId channel, HistoryRule rule, MessageImpl broadcast, Object address, long now,
+    Limit publish(ChannelId channel, HistoryRule rule, MessageImpl broadcast, Object address, long now,
             Consumer<MessageImpl> fanOut) {
         while (true) {
             Stream stream = streams.get(channel);
             if (stream == null) {
-                Object[] refused = new Object[1];
-                stream = create(channel, rule, address, now, refused);
-                if (stream == null) {
-                    return (Refusal) refused[0];
+                Created created = create(channel, rule, address, now);
+                if (created.stream() == null) {
+                    return created.refused();
                 }
+                stream = created.stream();
             }
             synchronized (stream) {
                 if (stream.removed) {
@@ -102,19 +108,17 @@ final class MemoryHistory {
      * Reads {@code channel}'s history after {@code after} (null: its position only), as {@code Broker.history}
      * defines it.
      *
-     * @return the page, or null if the channel could not get a stream (refused, {@code refusal[0]} says why)
+     * @return the page, or the bound that refused the channel a stream
      */
-    History.Page read(ChannelId channel, HistoryRule rule, History.Position after, int max, Object address,
-            long now, Refusal[] refusal) {
+    Read read(ChannelId channel, HistoryRule rule, History.Position after, int max, Object address, long now) {
         while (true) {
             Stream stream = streams.get(channel);
             if (stream == null) {
-                Object[] refused = new Object[1];
-                stream = create(channel, rule, address, now, refused);
-                if (stream == null) {
-                    refusal[0] = (Refusal) refused[0];
-                    return null;
+                Created created = create(channel, rule, address, now);
+                if (created.stream() == null) {
+                    return new Read(null, created.refused());
                 }
+                stream = created.stream();
             }
             synchronized (stream) {
                 if (stream.removed) {
@@ -123,7 +127,7 @@ final class MemoryHistory {
                 stream.rule = rule;
                 stream.lastUse = now;
                 trim(stream, now);
-                return page(stream, after, max);
+                return new Read(page(stream, after, max), null);
             }
         }
     }
@@ -192,18 +196,16 @@ final class MemoryHistory {
         return bytes.get();
     }
 
-    private Stream create(ChannelId channel, HistoryRule rule, Object address, long now, Object[] refused) {
+    private Created create(ChannelId channel, HistoryRule rule, Object address, long now) {
         AtomicInteger share = address == null ? null : perAddress.computeIfAbsent(address, a -> new AtomicInteger());
         if (address != null && share.incrementAndGet() > maxChannelsPerAddress) {
             release(address, share);
-            refused[0] = Refusal.CHANNELS_PER_ADDRESS;
-            return null;
+            return new Created(null, Limit.HISTORY_CHANNELS_PER_ADDRESS);
         }
         if (count.incrementAndGet() > maxChannels && address != null) {
             count.decrementAndGet();
             release(address, share);
-            refused[0] = Refusal.CHANNELS;
-            return null;
+            return new Created(null, Limit.HISTORY_CHANNELS);
         }
         Stream fresh = new Stream(epoch(), rule, address);
         fresh.lastUse = now;
@@ -213,9 +215,9 @@ final class MemoryHistory {
             if (address != null) {
                 release(address, share);
             }
-            return raced;
+            return new Created(raced, null);
         }
-        return fresh;
+        return new Created(fresh, null);
     }
 
     private void forget(Stream stream) {
