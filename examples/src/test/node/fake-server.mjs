@@ -55,6 +55,42 @@ export class FakeServer {
         };
     }
 
+    /**
+     * A stand-in for the WebSocket constructor (weft.js's `WebSocket` option) whose sockets talk to this server: each
+     * frame sent is a batch, each answer a frame back. The class's `urls` lists the URLs its sockets were opened on.
+     */
+    webSocket() {
+        const server = this;
+        const urls = [];
+        return class FakeSocket {
+            static urls = urls;
+
+            constructor(url) {
+                urls.push(url);
+                this.readyState = 0;
+                setTimeout(() => {
+                    this.readyState = 1;
+                    this.onopen();
+                }, 0);
+            }
+
+            send(text) {
+                server.#receive(JSON.parse(text), messages => {
+                    if (this.readyState === 1) {
+                        this.onmessage({data: JSON.stringify(messages)});
+                    }
+                });
+            }
+
+            close(code = 1000) {
+                if (this.readyState !== 3) {
+                    this.readyState = 3;
+                    setTimeout(() => this.onclose({code}), 0);
+                }
+            }
+        };
+    }
+
     /** A batch arrives: queued for the test; returns what takes it back out (its request was cancelled). */
     #receive(batch, answer) {
         const request = {batch, message: batch[0], answer: (...messages) => answer(messages)};
@@ -98,12 +134,14 @@ export class FakeServer {
         }
     }
 
-    /** Handshakes a client as `clientId`: the handshake and the first connect answered. */
-    async handshake(clientId) {
+    /**
+     * Handshakes a client as `clientId`, offering `connectionTypes`: the handshake and the first connect answered.
+     */
+    async handshake(clientId, connectionTypes = ['long-polling']) {
         const handshake = await this.next('/meta/handshake');
         handshake.answer({
             channel: '/meta/handshake', id: handshake.message.id, successful: true, clientId, version: '1.0',
-            supportedConnectionTypes: ['long-polling'], advice: {reconnect: 'retry', interval: 0, timeout: 20000},
+            supportedConnectionTypes: connectionTypes, advice: {reconnect: 'retry', interval: 0, timeout: 20000},
         });
         const connect = await this.next('/meta/connect');
         connect.answer(ok(connect.message));

@@ -1,6 +1,7 @@
 // weft.js's recovery (docs/protocol.md, "History and recovery") against a scripted server standing in for fetch
 // (fake-server.mjs): positions kept from deliveries and subscribe replies, ext.recover on every subscribe made again
-// after a new handshake, duplicates dropped, the `recovery` event, sessionStorage. Run by WeftJsNodeTest:
+// after a new handshake, duplicates dropped, the `recovery` event, sessionStorage; and the `fetch` and `WebSocket`
+// options, with which a client runs outside a browser. Run by WeftJsNodeTest:
 //   node --test examples/src/test/node/
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
@@ -187,6 +188,48 @@ test('with recover: false nothing is kept, asked for or dropped', async () => {
     again.answer(ok(again.message, {subscription: '/chat/a'}));
     assert.equal(client.position('/chat/a'), null);
     assert.deepEqual(recoveries, []);
+    await end(server, client);
+});
+
+test('the fetch option sends the POSTs in place of the global fetch (in Node: a cookie jar of its own)', async () => {
+    const server = new FakeServer();
+    const serverFetch = globalThis.fetch;
+    globalThis.fetch = () => Promise.reject(new Error('the global fetch was used'));
+    const urls = [];
+    const client = new BayeuxClient(BAYEUX_URL, {transports: ['long-polling'], fetch: (url, init) => {
+        urls.push(url);
+        return serverFetch(url, init);
+    }});
+    try {
+        const handshaken = client.handshake();
+        await server.handshake('c1');
+        await handshaken;
+        const received = [];
+        await subscribe(server, client, '/chat/a', received);
+        const held = await server.next('/meta/connect');
+        held.answer(delivered('/chat/a', 'E1', 1), ok(held.message));
+        await until(() => received.length === 1, 'offset 1');
+        assert.ok(urls.length >= 4, 'handshake, connects, subscribe: ' + urls);
+        assert.ok(urls.every(url => url === BAYEUX_URL), String(urls));
+    } finally {
+        await end(server, client); // gives the real fetch back
+    }
+});
+
+test('the WebSocket option is the constructor the websocket transport opens its socket with', async () => {
+    const server = new FakeServer();
+    const Socket = server.webSocket();
+    const client = new BayeuxClient(BAYEUX_URL, {transports: ['websocket'], WebSocket: Socket});
+    const handshaken = client.handshake();
+    await server.handshake('c1', ['websocket']);
+    await handshaken;
+    const received = [];
+    await subscribe(server, client, '/chat/a', received);
+    const held = await server.next('/meta/connect');
+    held.answer(delivered('/chat/a', 'E1', 1), ok(held.message));
+    await until(() => received.length === 1, 'offset 1');
+    assert.equal(client.transport, 'websocket');
+    assert.deepEqual(Socket.urls, ['ws://127.0.0.1:1/cometd'], 'one socket, opened with the option');
     await end(server, client);
 });
 

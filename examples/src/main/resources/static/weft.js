@@ -285,12 +285,16 @@ export class Positions {
     }
 }
 
-/** HTTP long-polling: each batch is one POST whose response body holds the replies and any queued messages. */
+/**
+ * HTTP long-polling: each batch is one POST whose response body holds the replies and any queued messages, sent with
+ * `fetcher` (the page's `fetch` unless the `fetch` option gave another).
+ */
 class LongPollingTransport {
-    constructor(url, onMessages) {
+    constructor(url, onMessages, fetcher) {
         this.name = 'long-polling';
         this.url = url;
         this.onMessages = onMessages;
+        this.fetcher = fetcher;
         this.inFlight = new Set();
     }
 
@@ -301,7 +305,7 @@ class LongPollingTransport {
             timeoutMs);
         this.inFlight.add(controller);
         try {
-            const response = await fetch(this.url, {
+            const response = await this.fetcher(this.url, {
                 method: 'POST',
                 headers: {'Content-Type': 'application/json;charset=UTF-8'},
                 body: JSON.stringify(messages),
@@ -338,7 +342,7 @@ class LongPollingTransport {
  * that cannot pass (a proxy that buffers it, a server that does not offer it) from one that broke later.
  */
 class EventSourceTransport {
-    constructor(url, onMessages) {
+    constructor(url, onMessages, fetcher) {
         this.name = 'eventsource';
         this.url = url;
         this.onMessages = onMessages;
@@ -347,7 +351,7 @@ class EventSourceTransport {
         this.clientId = null;
         this.openWaiters = [];
         this.waiting = new Map(); // message id -> {resolve, reject, timer}
-        this.poster = new LongPollingTransport(url, messages => this.#received(messages));
+        this.poster = new LongPollingTransport(url, messages => this.#received(messages), fetcher);
     }
 
     static available() {
@@ -480,35 +484,36 @@ class EventSourceTransport {
     }
 }
 
+/** `WebSocket.OPEN`, the same for the page's WebSocket and for one given as the `WebSocket` option. */
+const SOCKET_OPEN = 1;
+
 /**
  * Websocket: one socket, opened when first needed and again after it closes. Each batch is one text frame; replies
  * and pushed messages arrive in frames of their own. `everOpened` tells a websocket that cannot pass (a proxy, a
- * server without it) from one that broke later.
+ * server without it) from one that broke later. `Socket` is the page's `WebSocket` unless the `WebSocket` option gave
+ * another.
  */
 class WebSocketTransport {
-    constructor(url, onMessages) {
+    constructor(url, onMessages, Socket) {
         this.name = 'websocket';
         this.url = url.replace(/^http/, 'ws');
         this.onMessages = onMessages;
+        this.Socket = Socket;
         this.everOpened = false;
         this.socket = null;
         this.opening = null;
         this.waiting = new Map(); // message id -> {resolve, reject, timer}
     }
 
-    static available() {
-        return typeof globalThis.WebSocket === 'function';
-    }
-
     open() {
-        if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+        if (this.socket && this.socket.readyState === SOCKET_OPEN) {
             return Promise.resolve(this.socket);
         }
         if (this.opening) {
             return this.opening;
         }
         this.opening = new Promise((resolve, reject) => {
-            const socket = new WebSocket(this.url);
+            const socket = new this.Socket(this.url);
             let opened = false;
             socket.onopen = () => {
                 opened = true;
@@ -518,6 +523,8 @@ class WebSocketTransport {
                 resolve(socket);
             };
             socket.onmessage = event => this.#received(event.data);
+            // the close that follows an error says what happened; without a listener, Node's `ws` throws the error
+            socket.onerror = () => { };
             socket.onclose = event => {
                 if (!opened) {
                     this.opening = null;
@@ -550,7 +557,7 @@ class WebSocketTransport {
 
     /** Sends a batch without waiting for replies (a disconnect from a page being closed). */
     sendAndForget(messages) {
-        if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+        if (this.socket && this.socket.readyState === SOCKET_OPEN) {
             this.socket.send(JSON.stringify(messages));
         }
     }
@@ -605,7 +612,12 @@ class WebSocketTransport {
  *   drop a message already received (see `Positions`), default true;
  * - `positions`: where the positions are kept: `'memory'` (default), `'session'` (the page's `sessionStorage`, so that
  *   a reloaded page recovers too) or any object with `getItem` and `setItem`; `positionsKey`: the storage key, default
- *   `'weft.positions ' + url`.
+ *   `'weft.positions ' + url`;
+ * - `fetch`: the function long-polling and eventsource send their POSTs with, called as `fetch(url, init)`; default
+ *   the page's `fetch`. Outside a browser, one that keeps cookies (Node's does not) makes the client a browser of its
+ *   own, with its own `BAYEUX_BROWSER` and load balancer cookies;
+ * - `WebSocket`: the WebSocket constructor, default the page's; outside a browser, one with the same API (Node's `ws`
+ *   package), where there is no global one.
  *
  * Events, with `addListener(event, callback)`: `state` (the new state: `disconnected`, `handshaking`, `refused` (the
  * server refused the handshake: `refusal` says why and whether the client tries again), `connecting`, `connected`,
@@ -651,6 +663,8 @@ export class BayeuxClient {
             recover: true,
             positions: 'memory',
             positionsKey: undefined,
+            fetch: (input, init) => globalThis.fetch(input, init), // looked up at each call: the page's, now
+            WebSocket: globalThis.WebSocket,
             ...options,
         };
         if (this.#options.recover) {
@@ -661,18 +675,19 @@ export class BayeuxClient {
             }
         }
         const receive = messages => this.#receive(messages);
+        const {fetch: fetcher, WebSocket: Socket} = this.#options;
         this.#transports = this.#options.transports
-            .filter(name => name !== 'websocket' || WebSocketTransport.available())
+            .filter(name => name !== 'websocket' || typeof Socket === 'function')
             .filter(name => name !== 'eventsource' || EventSourceTransport.available())
             .map(name => {
                 if (name === 'websocket') {
-                    return new WebSocketTransport(this.#url, receive);
+                    return new WebSocketTransport(this.#url, receive, Socket);
                 }
                 if (name === 'eventsource') {
-                    return new EventSourceTransport(this.#url, receive);
+                    return new EventSourceTransport(this.#url, receive, fetcher);
                 }
                 if (name === 'long-polling') {
-                    return new LongPollingTransport(this.#url, receive);
+                    return new LongPollingTransport(this.#url, receive, fetcher);
                 }
                 throw new Error('unknown transport: ' + name);
             });

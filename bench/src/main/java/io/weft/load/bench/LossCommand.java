@@ -12,8 +12,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code loss} (issue 27): one {@link LossRun} (HAProxy, two Weft nodes and Redis of its own, subscribers of the
- * official CometD JavaScript client in Node, a fault), its {@code RESULT} line printed and its row appended to
- * {@code --csv}. Run from the repository's root or with the paths given. bench/recovery.sh runs the table of them.
+ * official CometD JavaScript client and of weft.js in Node, a fault), its {@code RESULT} line printed and its row
+ * appended to {@code --csv}. Run from the repository's root or with the paths given. bench/recovery.sh runs the table
+ * of them.
  */
 @Command(name = "loss", mixinStandardHelpOptions = true, sortOptions = false,
         description = "What subscribers lose when a node dies or is restarted, with recovery or without.")
@@ -27,8 +28,14 @@ final class LossCommand implements Callable<Integer> {
     String fault;
 
     @Option(names = "--recovery", defaultValue = "false", arity = "1",
-            description = "History on the channels and weft-recovery.js on every subscriber [${DEFAULT-VALUE}].")
+            description = "History on the channels, weft-recovery.js on every official client and weft.js's own "
+                    + "recovery on every weft.js client [${DEFAULT-VALUE}].")
     boolean recovery;
+
+    @Option(names = "--clients", defaultValue = "mixed",
+            description = "The subscribers' client: cometd (the official one), weft (weft.js) or mixed (half of each, "
+                    + "both on every channel) [${DEFAULT-VALUE}].")
+    String clients;
 
     @Option(names = "--subscribers", defaultValue = "500", description = "Subscribers [${DEFAULT-VALUE}].")
     int subscribers;
@@ -61,7 +68,7 @@ final class LossCommand implements Callable<Integer> {
     Path haproxyConfig;
 
     @Option(names = "--recovery-js", defaultValue = "examples/src/main/resources/static/weft-recovery.js",
-            description = "The recovery extension for the official client [${DEFAULT-VALUE}].")
+            description = "The recovery extension for the official client, weft.js beside it [${DEFAULT-VALUE}].")
     Path recoveryScript;
 
     @Option(names = "--dir", defaultValue = "bench/target/loss",
@@ -78,19 +85,26 @@ final class LossCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LossRun.Fault chosen = LossRun.Fault.parse(fault);
+        LossRun.Clients kinds = LossRun.Clients.parse(clients);
+        String header = LossResult.CSV_HEADER + ",label";
+        boolean newCsv = csv != null && (!Files.exists(csv) || Files.size(csv) == 0);
+        if (csv != null && !newCsv && !Files.readAllLines(csv, StandardCharsets.UTF_8).get(0).equals(header)) {
+            // appended rows would not line up with its header (KEEP_CSV=1 over a table of an older harness)
+            throw new IllegalArgumentException(csv + " has other columns than a run writes: start a new file");
+        }
         // Stopped from outside (a script's time limit): what the run started does not outlive it.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> ProcessHandle.current().descendants()
                 .forEach(ProcessHandle::destroyForcibly), "loss-cleanup"));
         Path runDir = dir.resolve(transport + "-" + chosen.name().toLowerCase(Locale.ROOT) + "-"
-                + (recovery ? "recovery" : "plain"));
-        LossResult result = LossRun.run(new LossRun.Settings(transport, chosen, recovery, subscribers, channels,
+                + (recovery ? "recovery" : "plain") + "-" + kinds.label);
+        LossResult result = LossRun.run(new LossRun.Settings(transport, chosen, recovery, kinds, subscribers, channels,
                 rate, seconds(faultAt), seconds(after), seconds(drain), NodeClients.install(npmPrefix.toAbsolutePath()),
                 haproxyConfig, recoveryScript, runDir));
         System.out.println(result.resultLine());
         result.faults().forEach(line -> System.out.println("  " + line));
         if (csv != null) {
-            if (!Files.exists(csv)) {
-                Files.writeString(csv, LossResult.CSV_HEADER + ",label\n", StandardCharsets.UTF_8);
+            if (newCsv) {
+                Files.writeString(csv, header + "\n", StandardCharsets.UTF_8);
             }
             Files.writeString(csv, result.csvRow() + "," + label.replace(',', ' ') + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.APPEND);

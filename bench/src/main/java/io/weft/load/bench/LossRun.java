@@ -21,11 +21,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * One loss run (issue 27): subscribers of the official CometD JavaScript client (loss.mjs, in Node) reach two Weft
- * nodes through HAProxy ({@link LossCluster}), a publisher numbers {@code rate} messages a second across the
- * channels, a fault is made at {@code faultAt} into the publishing, and each subscriber counts what it lost, got twice
- * or got out of order. With {@code recovery}, the nodes keep history on the run's channels ({@code --option=history=})
- * and every subscriber runs weft-recovery.js: then nothing may be lost.
+ * One loss run (issue 27): subscribers (loss.mjs, in Node), of the official CometD JavaScript client, of weft.js or
+ * half of each, reach two Weft nodes through HAProxy ({@link LossCluster}), a publisher numbers {@code rate} messages
+ * a second across the channels, a fault is made at {@code faultAt} into the publishing, and each subscriber counts
+ * what it lost, got twice or got out of order. With {@code recovery}, the nodes keep history on the run's channels
+ * ({@code --option=history=}), every official client runs weft-recovery.js and every weft.js client its own recovery:
+ * then nothing may be lost.
  */
 final class LossRun {
     /** The channels' prefix, and the history rule that covers them. */
@@ -33,6 +34,31 @@ final class LossRun {
     static final String HISTORY = PREFIX + "/**";
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Which JavaScript client the subscribers are (loss.mjs's {@code clients=}). */
+    enum Clients {
+        /** The official CometD client (npm cometd), with weft-recovery.js when recovering. */
+        COMETD("cometd"),
+        /** weft.js, Weft's own client, which recovers by itself. */
+        WEFT("weft"),
+        /** Half of each, both kinds on every channel. */
+        MIXED("mixed");
+
+        final String label;
+
+        Clients(String label) {
+            this.label = label;
+        }
+
+        static Clients parse(String text) {
+            return switch (text.trim().toLowerCase(Locale.ROOT)) {
+                case "cometd" -> COMETD;
+                case "weft", "weft.js" -> WEFT;
+                case "mixed" -> MIXED;
+                default -> throw new IllegalArgumentException("cometd, weft or mixed: " + text);
+            };
+        }
+    }
 
     /** What is done to the cluster while subscribers listen. */
     enum Fault {
@@ -64,7 +90,9 @@ final class LossRun {
      *
      * @param transport {@code websocket} or {@code long-polling}: the subscribers'; the publisher uses websocket
      * @param fault what happens to the cluster
-     * @param recovery history on the channels and weft-recovery.js on every subscriber
+     * @param recovery history on the channels, weft-recovery.js on every official client, weft.js's own recovery on
+     *        every weft.js client (without, weft.js runs with {@code recover: false})
+     * @param clients which client the subscribers are
      * @param subscribers how many; subscriber i listens to channel i % channels
      * @param channels the channels the publisher spreads its messages over
      * @param rate messages a second, all channels together
@@ -73,19 +101,28 @@ final class LossRun {
      * @param drain how long a node drains on SIGTERM (LoadServer {@code --drain})
      * @param npmPrefix a folder whose node_modules holds cometd and cometd-nodejs-client ({@link NodeClients})
      * @param haproxyConfig the documented HAProxy configuration (cluster-redis/haproxy.cfg)
-     * @param recoveryScript weft-recovery.js, used with {@code recovery}
+     * @param recoveryScript weft-recovery.js, used with {@code recovery}, with the weft.js it imports beside it, used
+     *        by weft.js subscribers
      * @param dir where the run's logs go
      */
-    record Settings(String transport, Fault fault, boolean recovery, int subscribers, int channels, int rate,
-            Duration faultAt, Duration after, Duration drain, Path npmPrefix, Path haproxyConfig, Path recoveryScript,
-            Path dir) {
+    record Settings(String transport, Fault fault, boolean recovery, Clients clients, int subscribers, int channels,
+            int rate, Duration faultAt, Duration after, Duration drain, Path npmPrefix, Path haproxyConfig,
+            Path recoveryScript, Path dir) {
         Settings {
             if (!transport.equals("websocket") && !transport.equals("long-polling")) {
                 throw new IllegalArgumentException("websocket or long-polling: " + transport);
             }
-            if (recovery && !Files.isRegularFile(recoveryScript)) {
+            if (recovery && clients != Clients.WEFT && !Files.isRegularFile(recoveryScript)) {
                 throw new IllegalArgumentException("recovery needs the extension, and there is no " + recoveryScript);
             }
+            if (clients != Clients.COMETD && !Files.isRegularFile(weftScript(recoveryScript))) {
+                throw new IllegalArgumentException("weft.js subscribers need " + weftScript(recoveryScript));
+            }
+        }
+
+        /** weft.js, beside the extension. */
+        private static Path weftScript(Path recoveryScript) {
+            return recoveryScript.toAbsolutePath().resolveSibling("weft.js");
         }
     }
 
@@ -144,9 +181,9 @@ final class LossRun {
 
     /**
      * weft-recovery.js with the scripts beside it (it imports weft.js) copied into a folder of ES modules under the npm
-     * prefix, where Node loads them as modules; returns the copy of the extension.
+     * prefix, where Node loads them as modules; returns the folder.
      */
-    private static Path recoveryModules(Settings settings) throws IOException {
+    private static Path browserModules(Settings settings) throws IOException {
         Path modules = Files.createDirectories(settings.npmPrefix().resolve("weft-static"));
         Files.writeString(modules.resolve("package.json"), "{\"type\": \"module\"}\n");
         try (Stream<Path> scripts = Files.list(settings.recoveryScript().toAbsolutePath().getParent())) {
@@ -154,15 +191,20 @@ final class LossRun {
                 Files.copy(source, modules.resolve(source.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
         }
-        return modules.resolve(settings.recoveryScript().getFileName());
+        return modules;
     }
 
     private static List<String> subscribers(Settings settings, Path script, LossCluster cluster) throws IOException {
         List<String> command = new ArrayList<>(List.of("node", script.getFileName().toString(), "role=subscribers",
                 "front=" + cluster.frontUrl(), "transport=" + settings.transport(),
-                "subscribers=" + settings.subscribers(), "channels=" + settings.channels(), "prefix=" + PREFIX));
-        if (settings.recovery()) {
-            command.add("recovery=" + recoveryModules(settings));
+                "subscribers=" + settings.subscribers(), "channels=" + settings.channels(), "prefix=" + PREFIX,
+                "clients=" + settings.clients().label));
+        if (settings.recovery() || settings.clients() != Clients.COMETD) {
+            Path modules = browserModules(settings);
+            command.add("weft=" + modules.resolve("weft.js"));
+            if (settings.recovery()) {
+                command.add("recovery=" + modules.resolve(settings.recoveryScript().getFileName()));
+            }
         }
         return command;
     }

@@ -1,9 +1,10 @@
 // The subscribers and the publisher of a loss run (LossRun, bench/recovery.sh): official CometD JavaScript clients
-// (npm cometd 9.0.0 in Node, through cometd-nodejs-client 2.0.0), run from a folder whose node_modules holds both.
-// Two processes, one per role, so that the subscribers' work never delays the publisher:
+// (npm cometd 9.0.0 in Node, through cometd-nodejs-client 2.0.0, which brings ws) and Weft's own weft.js, run from a
+// folder whose node_modules holds those. Two processes, one per role, so that the subscribers' work never delays the
+// publisher (an official client):
 //
 //   node loss.mjs role=subscribers front=URL transport=websocket|long-polling subscribers=N channels=20 prefix=/loss
-//                 [recovery=PATH] [max-seconds=900]
+//                 [clients=cometd|weft|mixed] [weft=PATH] [recovery=PATH] [max-seconds=900]
 //   node loss.mjs role=publisher publish=URL channels=20 rate=200 prefix=/loss [max-seconds=900]
 //
 // Subscriber i subscribes to PREFIX/(i % channels) through `front` (the balancer), again after every handshake, and
@@ -13,12 +14,20 @@
 // until STOP, and prints PUBLISHED {json}: how many, the last number per channel and those its node did not
 // acknowledge. The subscribers take on stdin PUBLISHING <epoch ms>, FAULT <epoch ms> <label> (when a fault was made,
 // for the time each subscriber took to be back) and END <the PUBLISHED json>, then print REPORT {json}: what each
-// subscriber lost, got twice or got out of order. Each process exits after its last line; PROGRESS lines on the way.
+// subscriber lost, got twice or got out of order, in all and for each kind of client (`byClient`). Each process exits
+// after its last line; PROGRESS lines on the way.
 //
-// `recovery=PATH`: weft-recovery.js, registered on every subscriber as 'weft-recovery'; each subscribe it could not
-// recover (`recovered: false`) is counted.
+// `clients`: which client each subscriber is. `cometd`: all the official client; `weft`: all weft.js (`weft=PATH`,
+// its file); `mixed` (default): the k-th subscriber of each channel (subscriber i is the (i / channels)-th of channel
+// i % channels) is weft.js when channel + k is odd, so that either kind has half the subscribers and, from 2 * channels
+// subscribers on, every channel has both. Both kinds use the run's transport only.
+//
+// `recovery=PATH`: weft-recovery.js, registered on every official client as 'weft-recovery', and weft.js's own
+// recovery (`recover: true`, positions in memory); without it weft.js runs with `recover: false`, as the official
+// client runs without the extension. Each subscribe either could not recover (`recovered: false`) is counted.
 import {adapt} from 'cometd-nodejs-client';
 import {CometD} from 'cometd';
+import {WebSocket} from 'ws';
 import {pathToFileURL} from 'node:url';
 import readline from 'node:readline';
 
@@ -32,6 +41,11 @@ const channels = Number(args.channels || 20);
 const rate = Number(args.rate || 200);
 const prefix = args.prefix || '/loss';
 const maxSeconds = Number(args['max-seconds'] || 900);
+const clients = args.clients || 'mixed';
+const KINDS = ['cometd', 'weft'];
+if (!['cometd', 'weft', 'mixed'].includes(clients)) {
+    fail('clients is cometd, weft or mixed, not ' + clients);
+}
 
 const started = Date.now();
 setTimeout(() => fail('still running after ' + maxSeconds + ' s'), maxSeconds * 1000).unref();
@@ -45,10 +59,26 @@ function say(line) {
     console.log(line);
 }
 
-// Every long-polling subscriber is a browser of its own: its own cookies (the BAYEUX_BROWSER cookie with the
-// balancer's node prefix), as a tab of its own browser would have. cometd-nodejs-client keeps one jar for the whole
-// process unless told otherwise; its hooks get the transport's context on the way out and only the request's URL
-// on the way back, so the URL leads back to the context.
+/** Which client subscriber `index` is (see `clients` above). */
+function kindOf(index) {
+    if (clients !== 'mixed') {
+        return clients;
+    }
+    return (index % channels + Math.floor(index / channels)) % 2 === 1 ? 'weft' : 'cometd';
+}
+
+// Every long-polling subscriber is a browser of its own: its own cookies (the BAYEUX_BROWSER cookie, HAProxy's
+// WEFT_NODE), as a tab of its own browser would have. A jar maps a cookie's name to its `name=value`.
+function keep(jar, setCookie) {
+    const pair = setCookie.split(';')[0].trim();
+    const equal = pair.indexOf('=');
+    if (equal > 0) {
+        jar.set(pair.substring(0, equal), pair);
+    }
+}
+
+// cometd-nodejs-client keeps one jar for the whole process unless told otherwise; its hooks get the transport's
+// context on the way out and only the request's URL on the way back, so the URL leads back to the context.
 const contextOf = new WeakMap();
 adapt({
     cookies: {
@@ -57,19 +87,31 @@ adapt({
             if (jar) {
                 contextOf.set(uri, context);
             }
-            callback(null, jar ? Object.values(jar) : []);
+            callback(null, jar ? [...jar.values()] : []);
         },
         storeCookie(uri, header, callback) {
             const context = contextOf.get(uri);
-            const pair = header.split(';')[0].trim();
-            const equal = pair.indexOf('=');
-            if (context && equal > 0) {
-                context.cookieStore[pair.substring(0, equal)] = pair;
+            if (context) {
+                keep(context.cookieStore, header);
             }
             callback();
         },
     },
 });
+
+// weft.js's: Node's fetch keeps no cookies, so each subscriber's goes through a jar of its own (weft.js's `fetch`).
+function fetchWithCookies() {
+    const jar = new Map();
+    return async (url, init) => {
+        const headers = {...init.headers};
+        if (jar.size > 0) {
+            headers.Cookie = [...jar.values()].join('; ');
+        }
+        const response = await fetch(url, {...init, headers});
+        response.headers.getSetCookie().forEach(header => keep(jar, header));
+        return response;
+    };
+}
 
 function only(cometd, type) {
     for (const other of cometd.getTransportTypes()) {
@@ -81,7 +123,7 @@ function only(cometd, type) {
         fail('the client has no ' + type + ' transport');
     }
     const chosen = cometd.findTransport(type);
-    chosen.context = {cookieStore: {}};
+    chosen.context = {cookieStore: new Map()};
 }
 
 function client(url, type, more = {}) {
@@ -102,9 +144,20 @@ async function recoveryExtension(path) {
     return onRecovery => new Extension({onRecovery});
 }
 
+// weft.js: its BayeuxClient (an ES module, copied by LossRun into the same folder as weft-recovery.js).
+async function weftClient(path) {
+    const module = await import(pathToFileURL(path).href);
+    if (typeof module.BayeuxClient !== 'function') {
+        fail('no BayeuxClient in ' + path + ': it exports ' + Object.keys(module));
+    }
+    return module.BayeuxClient;
+}
+
+/** One subscriber: its client (`kind`), and what it counted. */
 class Subscriber {
     constructor(index) {
         this.index = index;
+        this.kind = kindOf(index);
         this.channel = index % channels;
         this.seen = new Uint8Array(1024);
         this.received = 0;
@@ -120,19 +173,31 @@ class Subscriber {
         this.longestSilence = 0;
     }
 
-    start(newExtension) {
+    /** Starts its client; resolves once it first subscribed. */
+    start(made) {
+        return this.kind === 'weft' ? this.startWeft(made.BayeuxClient) : this.startCometD(made.newExtension);
+    }
+
+    handshook() {
+        this.handshakes.push(Date.now());
+        this.backAt.push(0);
+    }
+
+    recovered(outcome) {
+        if (!outcome.recovered) {
+            this.notRecovered++;
+        }
+    }
+
+    /** The official client subscribes in its handshake listener, so again after every handshake. */
+    startCometD(newExtension) {
         this.cometd = client(front, transport);
         if (newExtension) {
-            this.cometd.registerExtension('weft-recovery', newExtension(outcome => {
-                if (!outcome.recovered) {
-                    this.notRecovered++;
-                }
-            }));
+            this.cometd.registerExtension('weft-recovery', newExtension(outcome => this.recovered(outcome)));
         }
         this.cometd.addListener('/meta/handshake', reply => {
             if (reply.successful) {
-                this.handshakes.push(Date.now());
-                this.backAt.push(0);
+                this.handshook();
                 this.subscribe();
             }
         });
@@ -140,6 +205,31 @@ class Subscriber {
             this.onFirstSubscribe = resolve;
             this.cometd.handshake();
         });
+    }
+
+    /** weft.js subscribes once and makes its subscriptions again by itself after each handshake. */
+    async startWeft(BayeuxClient) {
+        const options = {transports: [transport], recover: Boolean(args.recovery)};
+        if (transport === 'websocket') {
+            options.WebSocket = WebSocket;
+        } else {
+            options.fetch = fetchWithCookies();
+        }
+        this.weft = new BayeuxClient(front, options);
+        // the 'handshake' event comes before any reply to the subscriptions the new session makes again
+        this.weft.addListener('handshake', () => this.handshook());
+        this.weft.addListener('recovery', outcome => this.recovered(outcome));
+        await this.weft.handshake();
+        await this.weft.subscribe(prefix + '/' + this.channel, message => this.deliver(message.data));
+        this.subscribedOnce = true;
+    }
+
+    /** Ends its session; resolves when done. */
+    disconnect() {
+        if (this.weft) {
+            return this.weft.disconnect();
+        }
+        return new Promise(done => this.cometd.disconnect(done));
     }
 
     subscribe() {
@@ -289,8 +379,21 @@ function owedOf(published) {
     });
 }
 
+/** The report: what all the subscribers counted, and `byClient` the same for each kind of client that ran. */
 function report(subscribers, published) {
     const owedByChannel = owedOf(published);
+    const byClient = {};
+    for (const kind of KINDS) {
+        const ofKind = subscribers.filter(s => s.kind === kind);
+        if (ofKind.length > 0) {
+            byClient[kind] = counts(ofKind, published, owedByChannel);
+        }
+    }
+    return {clients, ...counts(subscribers, published, owedByChannel), byClient};
+}
+
+/** What `subscribers` counted, against what each channel is owed. */
+function counts(subscribers, published, owedByChannel) {
     let expected = 0;
     let received = 0;
     let lost = 0;
@@ -348,16 +451,24 @@ function report(subscribers, published) {
 }
 
 async function subscribe() {
-    const newExtension = args.recovery ? await recoveryExtension(args.recovery) : null;
     const subscribers = Array.from({length: count}, (_, i) => new Subscriber(i));
+    const uses = kind => subscribers.some(s => s.kind === kind);
+    if (uses('weft') && !args.weft) {
+        fail('weft.js subscribers need weft=PATH');
+    }
+    const made = {
+        newExtension: args.recovery && uses('cometd') ? await recoveryExtension(args.recovery) : null,
+        BayeuxClient: uses('weft') ? await weftClient(args.weft) : null,
+    };
     // In steps of 25: a handshake storm is not what is measured.
     const subscribing = setTimeout(() => fail('only ' + subscribers.filter(s => s.subscribedOnce).length + ' of '
         + count + ' subscribed within 90 s'), 90000);
     for (let i = 0; i < count; i += 25) {
-        await Promise.all(subscribers.slice(i, i + 25).map(s => s.start(newExtension)));
+        await Promise.all(subscribers.slice(i, i + 25).map(s => s.start(made)));
     }
     clearTimeout(subscribing);
-    say('READY ' + count + ' subscribed in ' + (Date.now() - started) + ' ms');
+    say('READY ' + count + ' subscribed in ' + (Date.now() - started) + ' ms ('
+        + KINDS.map(kind => kind + ' ' + subscribers.filter(s => s.kind === kind).length).join(', ') + ')');
     // Every node subscribes to a channel at Redis when its first subscriber does: the publisher sends warm messages
     // until each subscriber has one, so that the numbered ones start on a cluster that carries them everywhere.
     await until(() => subscribers.every(s => s.warm), 60000, () => subscribers.filter(s => s.warm).length + ' of '
@@ -386,7 +497,7 @@ async function subscribe() {
     clearInterval(progress);
     say('REPORT ' + JSON.stringify(report(subscribers, published)));
     await Promise.race([
-        Promise.all(subscribers.map(s => new Promise(done => s.cometd.disconnect(done)))),
+        Promise.all(subscribers.map(s => s.disconnect().catch(() => { }))),
         sleep(3000),
     ]);
     process.exit(0);
