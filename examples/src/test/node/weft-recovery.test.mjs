@@ -33,10 +33,14 @@ async function officialClient(server, options) {
     return {cometd, extension};
 }
 
-/** Disconnects, answering the held connect too (its request's timer would keep Node up). */
+/**
+ * Disconnects, answering the held connect too (its request's timer would keep Node up). The client sends its next
+ * connect on a timer after the last answer: the test waits for it before disconnecting, since a client told to
+ * disconnect first never sends it (the test then waited 5 s for it and failed, on a busy machine).
+ */
 async function disconnect(server, cometd) {
-    const disconnected = new Promise(resolve => cometd.disconnect(resolve));
     const held = await server.next('/meta/connect');
+    const disconnected = new Promise(resolve => cometd.disconnect(resolve));
     held.answer(ok(held.message, {advice: {reconnect: 'none'}}));
     await disconnected;
     server.close();
