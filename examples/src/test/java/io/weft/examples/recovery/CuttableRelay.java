@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class CuttableRelay implements AutoCloseable {
     private final ServerSocket listener;
-    private final InetSocketAddress target;
+    private volatile InetSocketAddress target;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private volatile boolean cut;
     private volatile boolean closed;
@@ -42,6 +42,11 @@ final class CuttableRelay implements AutoCloseable {
 
     void restore() {
         cut = false;
+    }
+
+    /** Relays new connections to 127.0.0.1:{@code targetPort} from now on (as a balancer moves a dead node's). */
+    void retarget(int targetPort) {
+        target = new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort);
     }
 
     private void accept() {

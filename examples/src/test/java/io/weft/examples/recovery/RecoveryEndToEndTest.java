@@ -3,11 +3,14 @@ package io.weft.examples.recovery;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import io.weft.cluster.redis.RedisBroker;
+import io.weft.cluster.redis.RedisServer;
 import io.weft.examples.chat.NpmPackage;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerChannel;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.ext.AcknowledgedMessagesExtension;
+import io.weft.server.spi.Broker;
 import io.weft.server.testing.Await;
 import io.weft.transport.websocket.WeftJetty;
 import java.io.IOException;
@@ -30,6 +33,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -42,7 +46,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * client subscribes through a relay; the test cuts the relay for longer than the session lives (the server forgets
  * the session, as when a node is lost), publishes meanwhile, and restores it: the client handshakes again, subscribes
  * again with its position, and gets exactly what it missed, in order, once, told {@code recovered: true}; or, when
- * more was missed than the channel keeps, is told {@code recovered: false} and goes on with what is new.
+ * more was missed than the channel keeps, is told {@code recovered: false} and goes on with what is new. And across
+ * nodes: two servers keeping the history in a real redis-server, the client's node dies, the relay (a balancer
+ * now) sends it to the other, and it recovers there what was published while it moved.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class RecoveryEndToEndTest {
@@ -66,8 +72,39 @@ class RecoveryEndToEndTest {
 
     private static Path modules;
 
+    @RegisterExtension
+    final RedisServer redis = new RedisServer();
+
+    /** One Weft server on embedded Jetty; with a Redis URI, its history and pub/sub go through that Redis. */
+    private record Node(BayeuxServer bayeux, Server jetty, int port) {
+        static Node start(String redisUri) throws Exception {
+            BayeuxServer bayeux = BayeuxServer.create(ServerOptions.builder()
+                    .set("history", KEPT + ":size=100;" + TRIMMED + ":size=3")
+                    .timeout(1_000) // a held connect is answered within a second,
+                    .maxInterval(1_000) // and a session whose client is gone is forgotten a second after
+                    .build());
+            bayeux.addExtension(new AcknowledgedMessagesExtension());
+            if (redisUri != null) {
+                Broker.install(bayeux, RedisBroker.create(redisUri));
+            }
+            Server jetty = new Server();
+            ServerConnector connector = new ServerConnector(jetty);
+            connector.setHost("127.0.0.1");
+            connector.setPort(0);
+            jetty.addConnector(connector);
+            WeftJetty.mount(jetty, bayeux, "/cometd");
+            jetty.start();
+            return new Node(bayeux, jetty, connector.getLocalPort());
+        }
+
+        void stop() throws Exception {
+            jetty.stop();
+            bayeux.close();
+        }
+    }
+
+    private final List<Node> nodes = new ArrayList<>();
     private BayeuxServer bayeux;
-    private Server jetty;
     private CuttableRelay relay;
     private HttpClient http;
     private WebSocketClient webSocket;
@@ -85,20 +122,9 @@ class RecoveryEndToEndTest {
 
     @BeforeEach
     void start() throws Exception {
-        bayeux = BayeuxServer.create(ServerOptions.builder()
-                .set("history", KEPT + ":size=100;" + TRIMMED + ":size=3")
-                .timeout(1_000) // a held connect is answered within a second,
-                .maxInterval(1_000) // and a session whose client is gone is forgotten a second after
-                .build());
-        bayeux.addExtension(new AcknowledgedMessagesExtension());
-        jetty = new Server();
-        ServerConnector connector = new ServerConnector(jetty);
-        connector.setHost("127.0.0.1");
-        connector.setPort(0);
-        jetty.addConnector(connector);
-        WeftJetty.mount(jetty, bayeux, "/cometd");
-        jetty.start();
-        relay = new CuttableRelay(connector.getLocalPort());
+        Node node = node(null);
+        bayeux = node.bayeux();
+        relay = new CuttableRelay(node.port());
         http = new HttpClient();
         http.setHttpCookieStore(new HttpCookieStore.Empty());
         http.start();
@@ -114,8 +140,15 @@ class RecoveryEndToEndTest {
         webSocket.stop();
         http.stop();
         relay.close();
-        jetty.stop();
-        bayeux.close();
+        for (Node node : nodes) {
+            node.stop();
+        }
+    }
+
+    private Node node(String redisUri) throws Exception {
+        Node node = Node.start(redisUri);
+        nodes.add(node);
+        return node;
     }
 
     static Stream<Arguments> clientsWithAndWithoutAcks() {
@@ -167,6 +200,34 @@ class RecoveryEndToEndTest {
 
         assertEquals(List.of(new Subscriber.Outcome(TRIMMED, false)), subscriber.recoveries(), subscriber.log());
         assertEquals(List.of(1L, 2L, 3L, 11L), subscriber.received(), "nothing of the gap: " + subscriber.log());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void aClientWhoseNodeDiedRecoversOnAnotherNodeFromRedis(Client client) throws Exception {
+        Node a = node(redis.uri());
+        Node b = node(redis.uri());
+        relay.retarget(a.port());
+        Subscriber subscriber = subscribe(client, KEPT, false);
+        bayeux = b.bayeux(); // the publisher: the node that stays
+        Await.until(WAIT, () -> a.bayeux().getSession(subscriber.clientId()) != null, "the subscriber is on a");
+        publish(KEPT, 1, 3); // through Redis to a: each kept there with its position
+        awaitReceived(subscriber, 1, 3);
+
+        relay.cut();
+        a.stop(); // a dies with the subscriber's session
+        publish(KEPT, 4, 8);
+        relay.retarget(b.port()); // the balancer sends it to the node left
+        relay.restore();
+
+        await(subscriber, () -> !subscriber.recoveries().isEmpty() && subscriber.received().contains(8L),
+                "recovered up to 8 on b");
+        publish(KEPT, 9, 9);
+        awaitReceived(subscriber, 1, 9);
+
+        assertEquals(List.of(new Subscriber.Outcome(KEPT, true)), subscriber.recoveries(), subscriber.log());
+        assertEquals(numbers(1, 9), subscriber.received(), "each message once, in order: " + subscriber.log());
+        assertNotEquals(1, subscriber.handshakes(), "a new session, on b (a is gone): " + subscriber.log());
     }
 
     /** A subscriber of {@code channel} through the relay, once subscribed. */
