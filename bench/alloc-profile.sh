@@ -2,7 +2,8 @@
 # Issue 18: what each delivered message allocates, server by server (JVM servers: floor, weft, cometd), from a JFR
 # recording of the server during one fixed-rate rung of the chat load (1,000 clients, 100 rooms, 50 B, 10,000
 # delivered msgs/s by default), both transports. Allocation is counted in bytes, not timed, so it holds on a busy
-# machine where CPU figures do not. JFR's allocation samples are weighted estimates of everything allocated.
+# machine where CPU figures do not. The recording (bench/alloc-profile.jfc) has an event per TLAB started and per
+# allocation outside one, whose sizes add up to everything allocated.
 # Usage: bench/alloc-profile.sh [RATE]. BENCH_SHORT=1: 200 clients in 20 rooms at 2,000 msgs/s, short rungs.
 # An A/B of a change in bytes: WEFT_VARIANTS="before=CLASSES after=" runs Weft once per variant (CLASSES put before
 # the installed jars, as ab-weft.sh does; empty: the installed jars), ALLOC_ROUNDS times alternated, labelled
@@ -43,7 +44,7 @@ for transport in ${ALLOC_TRANSPORTS:-websocket long-polling}; do
         # The recording covers the measured window: it starts once the pre-warm rung and the warm-up are over.
         for _ in $(seq 1 600); do grep -q '^prewarm:' "$out" && break; kill -0 "$ladder" 2>/dev/null || break; sleep 0.5; done
         sleep 3.5
-        jcmd "$(server_main_pid)" JFR.start name=alloc settings=profile filename="$jfr" \
+        jcmd "$(server_main_pid)" JFR.start name=alloc settings="$BENCH_DIR/alloc-profile.jfc" filename="$jfr" \
             duration="$(( MEASURE / 1000 - 5 ))s" >/dev/null || log "no recording of $name $transport"
         wait "$ladder" || log "alloc $name $transport failed"
         cat "$out" >&2
@@ -56,9 +57,9 @@ done
     echo "# What each delivered message allocates"
     echo
     echo "\`bench/alloc-profile.sh $RATE\`${WEFT_VARIANTS:+ (Weft variants: $WEFT_VARIANTS, ${ALLOC_ROUNDS:-1} rounds alternated)}, $CLIENTS clients in $ROOMS rooms, 50 B, from $STARTED, Weft at" \
-        "\`$(git -C "$ROOT" rev-parse --short HEAD)\`; load average $LOAD_BEFORE before, $(load_avg) after. JFR's" \
-        "allocation samples are statistical: a site's share is an estimate, and the fewer bytes a server allocates," \
-        "the fewer samples stand behind its sites. A server that delivered less than the offered rate was past its" \
+        "\`$(git -C "$ROOT" rev-parse --short HEAD)\`; load average $LOAD_BEFORE before, $(load_avg) after. The" \
+        "total is every byte allocated (JFR's TLAB events); a site's share is an estimate: each TLAB is charged to" \
+        "the allocation that started it. A server that delivered less than the offered rate was past its" \
         "knee there, and its bytes per message are inflated by what it spent on falling behind."
     echo
     python3 "$BENCH_DIR/alloc-summary.py" "$CSV" "${args[@]}"

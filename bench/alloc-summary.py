@@ -3,8 +3,11 @@
 
 Usage: alloc-summary.py LADDER_CSV FILE.jfr=LABEL... (LABEL: "server transport round"), Markdown on stdout.
 
-JFR's jdk.ObjectAllocationSample events are weighted: their weights add up to an estimate of every byte the JVM
-allocated while it recorded (less what the recorder itself allocates, left out). Bytes per delivered message: that total over the recording's duration, divided by the
+From bench/alloc-profile.jfc's events: jdk.ObjectAllocationInNewTLAB (a thread started a TLAB: its size) and
+jdk.ObjectAllocationOutsideTLAB (an allocation too large for one: its size), each with the stack of the allocation
+that caused it. Their sizes add up to every byte the JVM allocated while it recorded (less what the recorder itself
+allocates, left out), and each site is charged about in proportion to what it allocates. (Recordings made with
+jdk.ObjectAllocationSample instead, as before, are read by their weights.) Bytes per delivered message: that total over the recording's duration, divided by the
 delivered messages per second of the ladder rung the recording lay in. Then the sites that allocate most, each as
 the allocated type, the first frames of its stack and the first frame of the server's own code (io.weft, org.cometd).
 """
@@ -34,10 +37,25 @@ def duration_s(path):
     return float(match.group(1)) if match else None
 
 
+EVENTS = "jdk.ObjectAllocationInNewTLAB,jdk.ObjectAllocationOutsideTLAB,jdk.ObjectAllocationSample"
+
+
 def samples(path):
-    printed = subprocess.run(["jfr", "print", "--json", "--events", "jdk.ObjectAllocationSample", path],
+    """The allocation events of one kind: TLAB events where the recording has them, else the weighted samples."""
+    printed = subprocess.run(["jfr", "print", "--json", "--events", EVENTS, path],
                              capture_output=True, text=True, check=True).stdout
-    return json.loads(printed)["recording"]["events"]
+    events = json.loads(printed)["recording"]["events"]
+    tlab = [e for e in events if e["type"] != "jdk.ObjectAllocationSample"]
+    return tlab if tlab else events
+
+
+def bytes_of(event):
+    values = event["values"]
+    if event["type"] == "jdk.ObjectAllocationInNewTLAB":
+        return values["tlabSize"]
+    if event["type"] == "jdk.ObjectAllocationOutsideTLAB":
+        return values["allocationSize"]
+    return values["weight"]
 
 
 def main(csv_path, runs):
@@ -59,7 +77,7 @@ def main(csv_path, runs):
         # What the recorder itself allocates (its start, its string pools) is not the server's.
         events = [e for e in events if not any(f["method"]["type"]["name"].startswith(("jdk/jfr/", "jdk.jfr."))
                                                for f in (e["values"].get("stackTrace") or {}).get("frames", []))]
-        total = sum(e["values"]["weight"] for e in events)
+        total = sum(bytes_of(e) for e in events)
         delivered = float(row["delivered_per_s"]) if row else float("nan")
         rate = total / seconds if seconds else float("nan")
         out.append(f"| {server} | {transport} | {round_label} | {delivered:.0f} | {rate / 1e6:.1f} "
@@ -70,7 +88,7 @@ def main(csv_path, runs):
             frames = [frame_name(f) for f in (values.get("stackTrace") or {}).get("frames", [])]
             own = next((f for f in frames if f.startswith(OWN)), "(no frame of the server's own)")
             kind = values["objectClass"]["name"].replace("/", ".").split(".")[-1]
-            sites[(kind, " <- ".join(short(f) for f in frames[:3]), short(own))] += values["weight"]
+            sites[(kind, " <- ".join(short(f) for f in frames[:3]), short(own))] += bytes_of(e)
         details.append(f"\n### {server}, {transport}, {round_label}: where it allocates (share of all bytes)\n")
         details.append("| share | type | first frames | first frame of the server's own |")
         details.append("|---|---|---|---|")
