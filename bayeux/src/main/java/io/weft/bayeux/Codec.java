@@ -28,6 +28,9 @@ public interface Codec {
     /** As {@link #decode(byte[], int, int)}, for text (a WebSocket frame, a JSONP parameter). */
     List<Message.Mutable> decode(String json) throws MessageDecodeException;
 
-    /** The messages as one JSON array, UTF-8. */
+    /**
+     * The messages as one JSON array, UTF-8. The array may be shared (a published message alone in a batch is encoded
+     * once for all its recipients): do not modify it.
+     */
     byte[] encode(List<? extends Message> messages);
 }

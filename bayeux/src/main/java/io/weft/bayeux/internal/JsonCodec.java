@@ -245,12 +245,8 @@ public final class JsonCodec implements Codec {
     @Override
     public byte[] encode(List<? extends Message> messages) {
         if (messages.size() == 1) {
-            byte[] one = json(messages.get(0));
-            byte[] result = new byte[one.length + 2];
-            result[0] = '[';
-            System.arraycopy(one, 0, result, 1, one.length);
-            result[result.length - 1] = ']';
-            return result;
+            Message message = messages.get(0);
+            return message instanceof MessageImpl impl ? impl.alone(this) : inArray(json(message));
         }
         byte[][] parts = new byte[messages.size()][];
         int length = 2 + Math.max(0, parts.length - 1);
@@ -269,6 +265,15 @@ public final class JsonCodec implements Codec {
             position += parts[i].length;
         }
         result[position] = ']';
+        return result;
+    }
+
+    /** {@code [json]}. */
+    static byte[] inArray(byte[] one) {
+        byte[] result = new byte[one.length + 2];
+        result[0] = '[';
+        System.arraycopy(one, 0, result, 1, one.length);
+        result[result.length - 1] = ']';
         return result;
     }
 

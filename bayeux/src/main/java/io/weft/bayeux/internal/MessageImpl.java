@@ -29,6 +29,8 @@ public final class MessageImpl implements Message.Mutable {
     private volatile boolean frozen;
     private long publishedAt;
     private volatile byte[] json;
+    /** {@code [json]}, once asked for: the batch of this message alone, the same array for each of its recipients. */
+    private volatile byte[] alone;
     /** Whether nested values may still be shared with the message this one was copied from. */
     private boolean sharesNested;
     /** The fields this copy owns (copied or set since), when it {@link #sharesNested}. */
@@ -126,6 +128,23 @@ public final class MessageImpl implements Message.Mutable {
                     json = result;
                 }
             }
+        }
+        return result;
+    }
+
+    /**
+     * This message alone in a JSON array, UTF-8. For a frozen message, computed once and shared by every recipient
+     * whose batch it is alone in (so that an engine can write one frame's bytes to all of them); do not modify it.
+     */
+    public byte[] alone(JsonCodec codec) {
+        if (!frozen) {
+            return JsonCodec.inArray(codec.encodeOne(this));
+        }
+        byte[] result = alone;
+        if (result == null) {
+            // Two threads may both build it: each gets a correct array, and one of them is kept.
+            result = JsonCodec.inArray(json(codec));
+            alone = result;
         }
         return result;
     }

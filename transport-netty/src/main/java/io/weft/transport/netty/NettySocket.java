@@ -50,10 +50,14 @@ import org.slf4j.LoggerFactory;
  * the pong is written: a client that sends or pings without reading stalls itself, and its batches reach the engine
  * one at a time and in order. Fragments are gathered here up to {@code maxMessageSize} (beyond: 1009).
  *
- * <p>Writes are flushed once per turn of the socket's event loop, however many frames it wrote in that turn.
+ * <p>Writes are flushed once per turn of the socket's event loop, however many frames it wrote in that turn. A write
+ * made below the channel's high-water mark completes at once for the engine; past the mark, only once written, so
+ * that a client that does not read holds at most the mark and then the engine's {@code maxPendingFrames}.
  *
  * <p>Ownership: each frame Netty's decoder gives is read and released here (a ping's payload goes on in the pong,
- * retained for it); the bytes of a write are wrapped, not copied, and belong to Netty once written.
+ * retained for it); the bytes of a write are copied into a frame shared by the writes of the same bytes in one turn
+ * of the loop ({@link TextFrames#shared}), each write owning one reference that Netty releases once written (with
+ * permessage-deflate they are wrapped, not copied).
  */
 final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSocket.Wire {
     private static final Logger LOG = LoggerFactory.getLogger(NettySocket.class);
@@ -244,16 +248,25 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
     }
 
     private void writeNow(byte[] json, Promise<Void> written) {
-        // The codec already produced UTF-8: the bytes go out as the frame's payload (a raw frame copies them once).
-        Object frame = rawFrames ? TextFrames.frame(channel.alloc(), json)
+        // The codec already produced UTF-8: the bytes go out as the frame's payload (a raw frame copies them once, and
+        // the recipients of one message written in one turn of this loop share that frame).
+        Object frame = rawFrames ? TextFrames.shared(channel, json)
                 : new TextWebSocketFrame(Unpooled.wrappedBuffer(json));
-        channel.write(frame).addListener(future -> {
-            if (future.isSuccess()) {
-                written.succeed(null);
-            } else {
-                written.fail(future.cause());
-            }
-        });
+        if (channel.isWritable()) {
+            // Below the high-water mark the frame is as good as written: the engine may go on at once, and no promise
+            // is made for it (a failure closes the socket through exceptionCaught). Past the mark, the engine waits
+            // for the write, so that a client that does not read holds at most the mark and maxPendingFrames.
+            channel.write(frame, channel.voidPromise());
+            written.succeed(null);
+        } else {
+            channel.write(frame).addListener(future -> {
+                if (future.isSuccess()) {
+                    written.succeed(null);
+                } else {
+                    written.fail(future.cause());
+                }
+            });
+        }
         if (!flushDue) {
             flushDue = true;
             EventLoop loop = channel.eventLoop();

@@ -1,6 +1,8 @@
 package io.weft.transport.netty;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -10,7 +12,9 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
 import io.weft.transport.netty.testing.NettyLeaks;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -45,6 +49,50 @@ class FrameEncodingTest {
         } finally {
             ours.release();
             netty.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void writesOfOneArrayInATurnShareOneFrameAndEachWriteReadsItWhole() {
+        byte[] one = "[{\"channel\":\"/chat/1\",\"data\":\"a\"}]".getBytes(StandardCharsets.UTF_8);
+        byte[] other = "[{\"channel\":\"/chat/1\",\"data\":\"b\"}]".getBytes(StandardCharsets.UTF_8);
+        EmbeddedChannel channel = new EmbeddedChannel();
+        ByteBuf first = TextFrames.shared(channel, one);
+        ByteBuf second = TextFrames.shared(channel, one);
+        ByteBuf third = TextFrames.shared(channel, other);
+        ByteBuf fourth = TextFrames.shared(channel, one);
+        try {
+            assertNotSame(first, second);
+            assertEquals(first.unwrap(), second.unwrap(), "one frame under both writes");
+            channel.writeOutbound(first, second, third, fourth);
+            channel.runPendingTasks(); // the end of the turn: the loop's own reference goes
+            assertArrayEquals(frameOf(one), drainOne(channel));
+            assertArrayEquals(frameOf(one), drainOne(channel), "the first write's reading left it whole");
+            assertArrayEquals(frameOf(other), drainOne(channel));
+            assertArrayEquals(frameOf(one), drainOne(channel));
+        } finally {
+            channel.finishAndReleaseAll();
+        }
+    }
+
+    /** The next frame written, read through (as a socket's write would move its reader index) and released. */
+    private static byte[] drainOne(EmbeddedChannel channel) {
+        ByteBuf frame = channel.readOutbound();
+        try {
+            byte[] bytes = new byte[frame.readableBytes()];
+            frame.readBytes(bytes);
+            return bytes;
+        } finally {
+            frame.release();
+        }
+    }
+
+    private static byte[] frameOf(byte[] payload) {
+        ByteBuf frame = TextFrames.frame(ByteBufAllocator.DEFAULT, payload);
+        try {
+            return ByteBufUtil.getBytes(frame);
+        } finally {
+            frame.release();
         }
     }
 }
