@@ -43,6 +43,11 @@ final class ConnectionSetup extends ChannelInitializer<SocketChannel> {
         this.counts = new AddressGuard.Counts(mount.engine);
     }
 
+    /** The HTTP/1.1 codec of a connection. */
+    static HttpServerCodec codec() {
+        return new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK);
+    }
+
     @Override
     protected void initChannel(SocketChannel channel) {
         ChannelPipeline pipeline = channel.pipeline();
@@ -51,7 +56,7 @@ final class ConnectionSetup extends ChannelInitializer<SocketChannel> {
         }
         pipeline.addLast(GUARD, new AddressGuard(counts));
         pipeline.addLast(HEAD, new HeadClock(mount.engine));
-        pipeline.addLast(HTTP, new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK));
+        pipeline.addLast(HTTP, codec());
         if (mount.options.webSocketDeflate()) {
             // A compressed message inflates to at most maxMessageSize: no deflate bomb.
             pipeline.addLast(DEFLATE, new WebSocketServerCompressionHandler(mount.options.maxMessageSize()));

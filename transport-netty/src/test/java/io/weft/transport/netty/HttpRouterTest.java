@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.transport.netty.testing.NettyLeaks;
@@ -32,8 +31,7 @@ class HttpRouterTest {
 
     private final BayeuxServer bayeux = BayeuxServer.create(ServerOptions.defaults());
     private final EmbeddedChannel channel = new EmbeddedChannel(
-            new HttpServerCodec(ConnectionSetup.MAX_INITIAL_LINE, ConnectionSetup.MAX_HEADERS,
-                    ConnectionSetup.MAX_CHUNK),
+            ConnectionSetup.codec(),
             new HttpRouter(new Mount(bayeux, "/cometd", null, Fallback.NOT_FOUND)));
 
     @AfterEach
