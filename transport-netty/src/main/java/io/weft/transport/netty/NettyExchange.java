@@ -7,9 +7,10 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -49,7 +50,12 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
     private final HttpRequest request;
     private final String pathInMount;
     private final Mount mount;
-    private final HttpHeaders responseHeaders = new DefaultHttpHeaders();
+    /**
+     * The answer's headers, handed to the response object itself rather than copied into one of its own (an answer
+     * carries no trailers: it shares Netty's empty ones). Validated as each is added, names and values: some echo the
+     * request (a CORS origin, the headers a preflight asks for).
+     */
+    private final HttpHeaders responseHeaders = DefaultHttpHeadersFactory.headersFactory().newHeaders();
     /** Answered (whole, or the stream's last part), or aborted: nothing more goes out. */
     private boolean done;
     private boolean headersSent;
@@ -259,8 +265,8 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
             done = true;
             endBody();
             FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                    HttpResponseStatus.valueOf(status), Unpooled.wrappedBuffer(body));
-            response.headers().set(responseHeaders);
+                    HttpResponseStatus.valueOf(status), Unpooled.wrappedBuffer(body), responseHeaders,
+                    EmptyHttpHeaders.INSTANCE);
             if (contentType != null) {
                 response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
             }
@@ -305,8 +311,8 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
             }
             if (!headersSent) {
                 headersSent = true;
-                HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-                head.headers().set(responseHeaders);
+                HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                        responseHeaders);
                 HttpUtil.setTransferEncodingChunked(head, true);
                 streamKeepAlive = keepAlive(head);
                 HttpUtil.setKeepAlive(head, streamKeepAlive);
@@ -316,7 +322,8 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
                 done = true;
             }
             ByteBuf bytes = Unpooled.wrappedBuffer(chunk);
-            HttpContent part = last ? new DefaultLastHttpContent(bytes) : new DefaultHttpContent(bytes);
+            HttpContent part = last ? new DefaultLastHttpContent(bytes, EmptyHttpHeaders.INSTANCE)
+                    : new DefaultHttpContent(bytes);
             // A client that does not take what is written holds one part, and not beyond the idle time.
             ScheduledFuture<?> stall = ctx.executor().schedule(() -> ctx.close(), Mount.IDLE_MILLIS,
                     TimeUnit.MILLISECONDS);
