@@ -110,7 +110,7 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
 
     @Override
     public String serverOrigin() {
-        return Requests.serverOrigin(request, ctx.channel(), mount.secure());
+        return router.serverOrigin(request);
     }
 
     @Override
