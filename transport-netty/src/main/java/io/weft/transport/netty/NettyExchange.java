@@ -292,7 +292,7 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
         if (contentType != null) {
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
         }
-        HttpUtil.setContentLength(response, body.length);
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length); // as setContentLength, unboxed
         boolean keepAlive = keepAlive(response);
         HttpUtil.setKeepAlive(response, keepAlive);
         ctx.writeAndFlush(response).addListener(future -> {
