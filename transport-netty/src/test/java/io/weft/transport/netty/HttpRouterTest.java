@@ -79,6 +79,46 @@ class HttpRouterTest {
     }
 
     @Test
+    void eachRequestOnAConnectionIsJudgedByItsOwnHost() {
+        String sameOrigin = "POST /cometd HTTP/1.1\r\nHost: a.example\r\nOrigin: http://a.example\r\n"
+                + "Content-Type: application/json\r\nContent-Length: " + HANDSHAKE.length() + "\r\n\r\n" + HANDSHAKE;
+        channel.writeInbound(Unpooled.copiedBuffer(sameOrigin, StandardCharsets.UTF_8));
+        channel.runPendingTasks();
+        String first = written();
+        assertEquals(List.of("HTTP/1.1 200 OK"), statusLines(first), first);
+        assertFalse(first.contains("Access-Control-Allow-Origin"), first);
+        channel.writeInbound(Unpooled.copiedBuffer(sameOrigin.replace("Host: a.example", "Host: b.example"),
+                StandardCharsets.UTF_8));
+        channel.runPendingTasks();
+        String second = written();
+        assertEquals(List.of("HTTP/1.1 403 Forbidden"), statusLines(second), "a.example is foreign to b.example");
+    }
+
+    @Test
+    void aChunkedBodyMayEndWithTrailers() {
+        String request = "POST /cometd HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n" + Integer.toHexString(HANDSHAKE.length()) + "\r\n" + HANDSHAKE
+                + "\r\n0\r\nX-Trace: one\r\nX-Span: two\r\nX-Hop: three\r\n\r\n";
+        channel.writeInbound(Unpooled.copiedBuffer(request, StandardCharsets.UTF_8));
+        channel.runPendingTasks();
+        String text = written();
+        assertEquals(List.of("HTTP/1.1 200 OK"), statusLines(text), text);
+        assertEquals(1, bayeux.getSessions().size());
+    }
+
+    @Test
+    void aTrailerWithAMalformedNameIs400AndCloses() {
+        String request = "POST /cometd HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n" + Integer.toHexString(HANDSHAKE.length()) + "\r\n" + HANDSHAKE
+                + "\r\n0\r\nX Trace: one\r\n\r\n";
+        channel.writeInbound(Unpooled.copiedBuffer(request, StandardCharsets.UTF_8));
+        channel.runPendingTasks();
+        String text = written();
+        assertEquals(List.of("HTTP/1.1 400 Bad Request"), statusLines(text), text);
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
     void aMalformedRequestLineIs400AndCloses() {
         channel.writeInbound(Unpooled.copiedBuffer("BREW /cometd COFFEE/1.0 \u0001\r\n\r\n", StandardCharsets.UTF_8));
         String text = written();
