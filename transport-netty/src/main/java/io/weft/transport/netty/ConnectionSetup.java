@@ -3,6 +3,10 @@ package io.weft.transport.netty;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.websocketx.extensions.compression.WebSocketServerCompressionHandler;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -43,6 +47,32 @@ final class ConnectionSetup extends ChannelInitializer<SocketChannel> {
         this.counts = new AddressGuard.Counts(mount.engine);
     }
 
+    /**
+     * A request's trailers: Netty's, validated as Netty validates them, in a table of 2 slots rather than 16. The
+     * decoder makes one for every request whose body has a length, which can carry none, and for a chunked body that
+     * ends with some (rare, and few).
+     */
+    private static final HttpHeadersFactory TRAILERS = new HttpHeadersFactory() {
+        @Override
+        public HttpHeaders newHeaders() {
+            return DefaultHttpHeadersFactory.trailersFactory().newEmptyHeaders();
+        }
+
+        @Override
+        public HttpHeaders newEmptyHeaders() {
+            return DefaultHttpHeadersFactory.trailersFactory().newEmptyHeaders();
+        }
+    };
+
+    /** The HTTP/1.1 codec of a connection: Netty's checks of requests, all of them on. */
+    static HttpServerCodec codec() {
+        return new HttpServerCodec(new HttpDecoderConfig()
+                .setMaxInitialLineLength(MAX_INITIAL_LINE)
+                .setMaxHeaderSize(MAX_HEADERS)
+                .setMaxChunkSize(MAX_CHUNK)
+                .setTrailersFactory(TRAILERS));
+    }
+
     @Override
     protected void initChannel(SocketChannel channel) {
         ChannelPipeline pipeline = channel.pipeline();
@@ -51,7 +81,7 @@ final class ConnectionSetup extends ChannelInitializer<SocketChannel> {
         }
         pipeline.addLast(GUARD, new AddressGuard(counts));
         pipeline.addLast(HEAD, new HeadClock(mount.engine));
-        pipeline.addLast(HTTP, new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK));
+        pipeline.addLast(HTTP, codec());
         if (mount.options.webSocketDeflate()) {
             // A compressed message inflates to at most maxMessageSize: no deflate bomb.
             pipeline.addLast(DEFLATE, new WebSocketServerCompressionHandler(mount.options.maxMessageSize()));

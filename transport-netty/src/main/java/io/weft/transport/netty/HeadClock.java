@@ -30,6 +30,8 @@ final class HeadClock extends ChannelInboundHandlerAdapter {
     /** Whether a request is in progress (its head arrived, its answer not yet written). */
     private boolean busy;
     private ScheduledFuture<?> deadline;
+    /** How many request heads the codec has made on this connection. */
+    private long heads;
 
     HeadClock(Engine engine) {
         this.engine = engine;
@@ -38,15 +40,20 @@ final class HeadClock extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
-        if (!busy && deadline == null && message instanceof ByteBuf bytes && bytes.isReadable()) {
+        boolean starts = !busy && deadline == null && message instanceof ByteBuf bytes && bytes.isReadable();
+        long headsBefore = heads;
+        ctx.fireChannelRead(message);
+        // Started once the codec has seen the bytes, not before: a head that came whole in them (the usual case) needs
+        // no clock, and costs no timer task to be scheduled and cancelled at once.
+        if (starts && heads == headsBefore && deadline == null && !ctx.isRemoved() && ctx.channel().isActive()) {
             deadline = ctx.executor().schedule(() -> expire(ctx), timeoutMillis, TimeUnit.MILLISECONDS);
         }
-        ctx.fireChannelRead(message);
     }
 
     /** The codec has made a whole request head of what arrived. */
     void arrived() {
         busy = true;
+        heads++;
         cancel();
     }
 

@@ -22,6 +22,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +55,12 @@ final class HttpRouter extends ChannelInboundHandlerAdapter {
     private boolean over;
     /** Messages of requests that came before the current one was done. */
     private final ArrayDeque<Object> waiting = new ArrayDeque<>(2);
+    /** This server's origin as the connection's last request named it: the next names the same, as a rule. */
+    private KnownOrigin knownOrigin;
+
+    /** An origin and the {@code Host} it was made of (null: none); immutable, so read whole from any thread. */
+    private record KnownOrigin(String host, String origin) {
+    }
 
     /** Where a request's body goes: an exchange, the fallback's gathering, an upgrade waiting for its end. */
     interface Target {
@@ -77,6 +84,20 @@ final class HttpRouter extends ChannelInboundHandlerAdapter {
     public void handlerAdded(ChannelHandlerContext context) {
         this.ctx = context;
         this.clock = context.pipeline().get(HeadClock.class);
+    }
+
+    /**
+     * This server's origin as {@code request} names it ({@link Requests#serverOrigin}), made once per connection rather
+     * than once per request: it depends only on the {@code Host} header and the connection.
+     */
+    String serverOrigin(HttpRequest request) {
+        String host = request.headers().get(HttpHeaderNames.HOST);
+        KnownOrigin known = knownOrigin;
+        if (known == null || !Objects.equals(known.host(), host)) {
+            known = new KnownOrigin(host, Requests.serverOrigin(request, ctx.channel(), mount.secure()));
+            knownOrigin = known;
+        }
+        return known.origin();
     }
 
     @Override

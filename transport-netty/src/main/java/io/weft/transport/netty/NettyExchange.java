@@ -7,9 +7,10 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -39,9 +40,10 @@ import java.util.function.Consumer;
  * streamed) to Netty's response objects.
  *
  * <p>Threads: the transport may answer from any thread (a publish on another loop resuming a held connect); every
- * change of state is made on the connection's event loop, where the router also calls {@link #content} and
- * {@link #gone}. Ownership: the bytes the transport gives are wrapped, not copied, and belong to Netty once written;
- * the body pieces are the router's, read here and not kept.
+ * change of state is made on the connection's event loop (at once for a call made there: a task, and the lambda it
+ * takes, only for a call from another thread), where the router also calls {@link #content} and {@link #gone}.
+ * Ownership: the bytes the transport gives are wrapped, not copied, and belong to Netty once written; the body pieces
+ * are the router's, read here and not kept.
  */
 final class NettyExchange implements HttpExchange, HttpRouter.Target {
     private final HttpRouter router;
@@ -49,7 +51,12 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
     private final HttpRequest request;
     private final String pathInMount;
     private final Mount mount;
-    private final HttpHeaders responseHeaders = new DefaultHttpHeaders();
+    /**
+     * The answer's headers, handed to the response object itself rather than copied into one of its own (an answer
+     * carries no trailers: it shares Netty's empty ones). Validated as each is added, names and values: some echo the
+     * request (a CORS origin, the headers a preflight asks for).
+     */
+    private final HttpHeaders responseHeaders = DefaultHttpHeadersFactory.headersFactory().newHeaders();
     /** Answered (whole, or the stream's last part), or aborted: nothing more goes out. */
     private boolean done;
     private boolean headersSent;
@@ -104,7 +111,7 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
 
     @Override
     public String serverOrigin() {
-        return Requests.serverOrigin(request, ctx.channel(), mount.secure());
+        return router.serverOrigin(request);
     }
 
     @Override
@@ -131,21 +138,27 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
 
     @Override
     public void readBody(BodySink body, long deadlineMillis) {
-        onLoop(() -> {
-            this.sink = body;
-            bodyDeadline = ctx.executor().schedule(this::bodyTimedOut, deadlineMillis, TimeUnit.MILLISECONDS);
-            if (early != null) {
-                CompositeByteBuf pieces = early;
-                early = null;
-                try {
-                    feed(pieces, earlyEnded);
-                } finally {
-                    pieces.release();
-                }
-            } else if (earlyEnded) {
-                feed(Unpooled.EMPTY_BUFFER, true);
+        if (ctx.executor().inEventLoop()) {
+            startBody(body, deadlineMillis);
+        } else {
+            ctx.executor().execute(() -> startBody(body, deadlineMillis));
+        }
+    }
+
+    private void startBody(BodySink body, long deadlineMillis) {
+        this.sink = body;
+        bodyDeadline = ctx.executor().schedule(this::bodyTimedOut, deadlineMillis, TimeUnit.MILLISECONDS);
+        if (early != null) {
+            CompositeByteBuf pieces = early;
+            early = null;
+            try {
+                feed(pieces, earlyEnded);
+            } finally {
+                pieces.release();
             }
-        });
+        } else if (earlyEnded) {
+            feed(Unpooled.EMPTY_BUFFER, true);
+        }
     }
 
     /** A piece of the body, from the router (event loop); the router releases it. */
@@ -234,12 +247,20 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
     @Override
     public void parked(long millis) {
         // The transport answers within millis: the connection's idle close leaves it alone until then.
-        onLoop(() -> waitsLong = true);
+        waitLong();
     }
 
     @Override
     public void streaming() {
-        onLoop(() -> waitsLong = true);
+        waitLong();
+    }
+
+    private void waitLong() {
+        if (ctx.executor().inEventLoop()) {
+            waitsLong = true;
+        } else {
+            ctx.executor().execute(this::waitLong);
+        }
     }
 
     // ---- the answer ----
@@ -251,26 +272,32 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
 
     @Override
     public void respond(int status, String contentType, byte[] body, Promise<Void> written) {
-        onLoop(() -> {
-            if (done || headersSent) {
-                written.fail(new IllegalStateException("answered already"));
-                return;
-            }
-            done = true;
-            endBody();
-            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                    HttpResponseStatus.valueOf(status), Unpooled.wrappedBuffer(body));
-            response.headers().set(responseHeaders);
-            if (contentType != null) {
-                response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
-            }
-            HttpUtil.setContentLength(response, body.length);
-            boolean keepAlive = keepAlive(response);
-            HttpUtil.setKeepAlive(response, keepAlive);
-            ctx.writeAndFlush(response).addListener(future -> {
-                complete(future.isSuccess(), future.cause(), written);
-                router.finished(keepAlive && future.isSuccess());
-            });
+        if (ctx.executor().inEventLoop()) {
+            answer(status, contentType, body, written);
+        } else {
+            ctx.executor().execute(() -> answer(status, contentType, body, written));
+        }
+    }
+
+    private void answer(int status, String contentType, byte[] body, Promise<Void> written) {
+        if (done || headersSent) {
+            written.fail(new IllegalStateException("answered already"));
+            return;
+        }
+        done = true;
+        endBody();
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                HttpResponseStatus.valueOf(status), Unpooled.wrappedBuffer(body), responseHeaders,
+                EmptyHttpHeaders.INSTANCE);
+        if (contentType != null) {
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        }
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length); // as setContentLength, unboxed
+        boolean keepAlive = keepAlive(response);
+        HttpUtil.setKeepAlive(response, keepAlive);
+        ctx.writeAndFlush(response).addListener(future -> {
+            complete(future.isSuccess(), future.cause(), written);
+            router.finished(keepAlive && future.isSuccess());
         });
     }
 
@@ -282,13 +309,19 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
 
     @Override
     public void abort(Throwable cause) {
-        onLoop(() -> {
-            if (!done) {
-                done = true;
-                endBody();
-                ctx.close();
-            }
-        });
+        if (ctx.executor().inEventLoop()) {
+            abortNow();
+        } else {
+            ctx.executor().execute(this::abortNow);
+        }
+    }
+
+    private void abortNow() {
+        if (!done) {
+            done = true;
+            endBody();
+            ctx.close();
+        }
     }
 
     @Override
@@ -298,36 +331,42 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
 
     @Override
     public void write(byte[] chunk, boolean last, Promise<Void> written) {
-        onLoop(() -> {
-            if (done) {
-                written.fail(new ClosedChannelException());
-                return;
-            }
-            if (!headersSent) {
-                headersSent = true;
-                HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-                head.headers().set(responseHeaders);
-                HttpUtil.setTransferEncodingChunked(head, true);
-                streamKeepAlive = keepAlive(head);
-                HttpUtil.setKeepAlive(head, streamKeepAlive);
-                ctx.write(head);
-            }
+        if (ctx.executor().inEventLoop()) {
+            writeNow(chunk, last, written);
+        } else {
+            ctx.executor().execute(() -> writeNow(chunk, last, written));
+        }
+    }
+
+    private void writeNow(byte[] chunk, boolean last, Promise<Void> written) {
+        if (done) {
+            written.fail(new ClosedChannelException());
+            return;
+        }
+        if (!headersSent) {
+            headersSent = true;
+            HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, responseHeaders);
+            HttpUtil.setTransferEncodingChunked(head, true);
+            streamKeepAlive = keepAlive(head);
+            HttpUtil.setKeepAlive(head, streamKeepAlive);
+            ctx.write(head);
+        }
+        if (last) {
+            done = true;
+        }
+        ByteBuf bytes = Unpooled.wrappedBuffer(chunk);
+        HttpContent part = last ? new DefaultLastHttpContent(bytes, EmptyHttpHeaders.INSTANCE)
+                : new DefaultHttpContent(bytes);
+        // A client that does not take what is written holds one part, and not beyond the idle time.
+        ScheduledFuture<?> stall = ctx.executor().schedule(() -> ctx.close(), Mount.IDLE_MILLIS,
+                TimeUnit.MILLISECONDS);
+        ChannelFuture sent = ctx.writeAndFlush(part);
+        sent.addListener(future -> {
+            stall.cancel(false);
+            complete(future.isSuccess(), future.cause(), written);
             if (last) {
-                done = true;
+                router.finished(future.isSuccess() && streamKeepAlive);
             }
-            ByteBuf bytes = Unpooled.wrappedBuffer(chunk);
-            HttpContent part = last ? new DefaultLastHttpContent(bytes) : new DefaultHttpContent(bytes);
-            // A client that does not take what is written holds one part, and not beyond the idle time.
-            ScheduledFuture<?> stall = ctx.executor().schedule(() -> ctx.close(), Mount.IDLE_MILLIS,
-                    TimeUnit.MILLISECONDS);
-            ChannelFuture sent = ctx.writeAndFlush(part);
-            sent.addListener(future -> {
-                stall.cancel(false);
-                complete(future.isSuccess(), future.cause(), written);
-                if (last) {
-                    router.finished(future.isSuccess() && streamKeepAlive);
-                }
-            });
         });
     }
 
@@ -342,14 +381,6 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
             written.succeed(null);
         } else {
             written.fail(cause == null ? new ClosedChannelException() : cause);
-        }
-    }
-
-    private void onLoop(Runnable step) {
-        if (ctx.executor().inEventLoop()) {
-            step.run();
-        } else {
-            ctx.executor().execute(step);
         }
     }
 }

@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.ReferenceCountUtil;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.Limit;
 import io.weft.server.api.ServerOptions;
@@ -61,6 +64,23 @@ class HeadClockTest {
         answer.release();
         assertFalse(channel.isOpen());
         assertEquals(1, bayeux.getRefusals().get(Limit.REQUEST_HEAD));
+    }
+
+    @Test
+    void aHeadThatArrivesWholeInOneReadStartsNoClock() {
+        channel.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object message) {
+                ReferenceCountUtil.release(message);
+                clock.arrived(); // as the router does when the codec has made a request of the bytes
+            }
+        });
+        channel.writeInbound(Unpooled.copiedBuffer("GET /cometd HTTP/1.1\r\nHost: x\r\n\r\n",
+                StandardCharsets.US_ASCII));
+        assertEquals(-1, channel.runScheduledPendingTasks(), "no timer task scheduled, none to cancel");
+        clock.rested();
+        after(10_000);
+        assertTrue(channel.isOpen());
     }
 
     @Test

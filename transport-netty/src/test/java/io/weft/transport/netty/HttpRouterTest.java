@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.transport.netty.testing.NettyLeaks;
@@ -32,8 +31,7 @@ class HttpRouterTest {
 
     private final BayeuxServer bayeux = BayeuxServer.create(ServerOptions.defaults());
     private final EmbeddedChannel channel = new EmbeddedChannel(
-            new HttpServerCodec(ConnectionSetup.MAX_INITIAL_LINE, ConnectionSetup.MAX_HEADERS,
-                    ConnectionSetup.MAX_CHUNK),
+            ConnectionSetup.codec(),
             new HttpRouter(new Mount(bayeux, "/cometd", null, Fallback.NOT_FOUND)));
 
     @AfterEach
@@ -78,6 +76,46 @@ class HttpRouterTest {
         assertEquals(List.of("HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK"), statusLines(text), text);
         assertEquals(2, bayeux.getSessions().size());
         assertTrue(channel.isOpen(), "kept alive");
+    }
+
+    @Test
+    void eachRequestOnAConnectionIsJudgedByItsOwnHost() {
+        String sameOrigin = "POST /cometd HTTP/1.1\r\nHost: a.example\r\nOrigin: http://a.example\r\n"
+                + "Content-Type: application/json\r\nContent-Length: " + HANDSHAKE.length() + "\r\n\r\n" + HANDSHAKE;
+        channel.writeInbound(Unpooled.copiedBuffer(sameOrigin, StandardCharsets.UTF_8));
+        channel.runPendingTasks();
+        String first = written();
+        assertEquals(List.of("HTTP/1.1 200 OK"), statusLines(first), first);
+        assertFalse(first.contains("Access-Control-Allow-Origin"), first);
+        channel.writeInbound(Unpooled.copiedBuffer(sameOrigin.replace("Host: a.example", "Host: b.example"),
+                StandardCharsets.UTF_8));
+        channel.runPendingTasks();
+        String second = written();
+        assertEquals(List.of("HTTP/1.1 403 Forbidden"), statusLines(second), "a.example is foreign to b.example");
+    }
+
+    @Test
+    void aChunkedBodyMayEndWithTrailers() {
+        String request = "POST /cometd HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n" + Integer.toHexString(HANDSHAKE.length()) + "\r\n" + HANDSHAKE
+                + "\r\n0\r\nX-Trace: one\r\nX-Span: two\r\nX-Hop: three\r\n\r\n";
+        channel.writeInbound(Unpooled.copiedBuffer(request, StandardCharsets.UTF_8));
+        channel.runPendingTasks();
+        String text = written();
+        assertEquals(List.of("HTTP/1.1 200 OK"), statusLines(text), text);
+        assertEquals(1, bayeux.getSessions().size());
+    }
+
+    @Test
+    void aTrailerWithAMalformedNameIs400AndCloses() {
+        String request = "POST /cometd HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n" + Integer.toHexString(HANDSHAKE.length()) + "\r\n" + HANDSHAKE
+                + "\r\n0\r\nX Trace: one\r\n\r\n";
+        channel.writeInbound(Unpooled.copiedBuffer(request, StandardCharsets.UTF_8));
+        channel.runPendingTasks();
+        String text = written();
+        assertEquals(List.of("HTTP/1.1 400 Bad Request"), statusLines(text), text);
+        assertFalse(channel.isOpen());
     }
 
     @Test
