@@ -128,6 +128,22 @@ class WeftNettyTest {
     }
 
     @Test
+    void aWebSocketThatSendsNothingIsClosedAsIdle() throws Exception {
+        // idle timeout: timeout + interval + maxInterval = 600 ms
+        start(ServerOptions.builder().timeout(300).interval(0).maxInterval(300).build(), Fallback.NOT_FOUND);
+        CompletableFuture<String> closed = new CompletableFuture<>();
+        HTTP.newWebSocketBuilder().buildAsync(URI.create("ws://127.0.0.1:" + netty.port() + "/cometd"),
+                new WebSocket.Listener() {
+                    @Override
+                    public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+                        closed.complete(statusCode + " " + reason);
+                        return null;
+                    }
+                }).get(10, TimeUnit.SECONDS);
+        assertEquals("1001 idle timeout", closed.get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
     void otherPathsGoToTheFallbackOnTheSamePort() throws Exception {
         start(ServerOptions.defaults(), (request, responder) -> responder.respond(
                 Fallback.text(HttpResponseStatus.OK, "page " + request.uri())));
