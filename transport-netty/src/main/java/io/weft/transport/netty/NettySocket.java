@@ -72,16 +72,11 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
     /** Whether a flush of this socket's writes is due at the end of its loop's turn (event loop only). */
     private boolean flushDue;
     private final Runnable flush = this::flush;
-    /** How long the socket may go with nothing read and nothing written before it is closed. */
-    private final long idleNanos;
-    /** When the socket last wrote (event loop only). */
-    private long lastWrite = System.nanoTime();
     /** Whether a binary message goes on (its continuations are skipped). */
     private boolean binary;
 
-    private NettySocket(BayeuxSocket socket, long idleNanos) {
+    private NettySocket(BayeuxSocket socket) {
         this.socket = socket;
-        this.idleNanos = idleNanos;
     }
 
     /**
@@ -117,8 +112,7 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
         // The browser cookie is read, never set on a 101 (see WebSockets.accept).
         BayeuxSocket socket = mount.webSockets.accept(request.headers().getAll(HttpHeaderNames.COOKIE),
                 Requests.snapshot(request, channel, mount.secure(), HANDSHAKE));
-        NettySocket handler = new NettySocket(socket,
-                TimeUnit.MILLISECONDS.toNanos(mount.webSockets.idleTimeoutMillis()));
+        NettySocket handler = new NettySocket(socket);
         FullHttpRequest whole = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
                 Unpooled.EMPTY_BUFFER, request.headers(), EmptyHttpHeaders.INSTANCE);
         handshaker.handshake(channel, whole, null, channel.newPromise()).addListener(done -> {
@@ -129,10 +123,8 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
             }
             ChannelPipeline pipeline = channel.pipeline();
             pipeline.remove(ConnectionSetup.HEAD);
-            // Reads only: an IdleStateHandler that watched writes would give every write a promise and a listener (it
-            // unvoids the void promise of each). The socket counts its own writes (see userEventTriggered).
-            pipeline.replace(ConnectionSetup.IDLE, ConnectionSetup.IDLE, new IdleStateHandler(
-                    handler.idleNanos, 0, 0, TimeUnit.NANOSECONDS));
+            pipeline.replace(ConnectionSetup.IDLE, ConnectionSetup.IDLE, new IdleStateHandler(0, 0,
+                    mount.webSockets.idleTimeoutMillis(), TimeUnit.MILLISECONDS));
             pipeline.replace(ConnectionSetup.ROUTER, ConnectionSetup.SOCKET, handler);
             handler.start();
         });
@@ -211,11 +203,6 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof IdleStateEvent) {
-            // Nothing read for the idle timeout (the handler's event comes again each timeout while nothing is read):
-            // idle only if nothing was written either in that time.
-            if (System.nanoTime() - lastWrite < idleNanos) {
-                return;
-            }
             LOG.debug("websocket from {} idle: closing", socket.remote());
             close(WebSocketCloseStatus.ENDPOINT_UNAVAILABLE.code(), "idle timeout");
             return;
@@ -261,7 +248,6 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
     }
 
     private void writeNow(byte[] json, Promise<Void> written) {
-        lastWrite = System.nanoTime();
         // The codec already produced UTF-8: the bytes go out as the frame's payload (a raw frame copies them once, and
         // the recipients of one message written in one turn of this loop share that frame).
         Object frame = rawFrames ? TextFrames.shared(channel, json)
