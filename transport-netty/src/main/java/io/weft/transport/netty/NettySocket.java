@@ -253,9 +253,10 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
         Object frame = rawFrames ? TextFrames.shared(channel, json)
                 : new TextWebSocketFrame(Unpooled.wrappedBuffer(json));
         if (channel.isWritable()) {
-            // Below the high-water mark the frame is as good as written: the engine may go on at once, and no promise
-            // is made for it (a failure closes the socket through exceptionCaught). Past the mark, the engine waits
-            // for the write, so that a client that does not read holds at most the mark and maxPendingFrames.
+            // Below the high-water mark the frame is as good as written: the engine may go on at once, with no
+            // listener of ours (a failure closes the socket through exceptionCaught; the idle handler, which watches
+            // writes, still gives the write a promise of its own). Past the mark, the engine waits for the write, so
+            // that a client that does not read holds at most the mark and maxPendingFrames.
             channel.write(frame, channel.voidPromise());
             written.succeed(null);
         } else {
