@@ -34,6 +34,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -192,6 +194,44 @@ class NettyForwardedTest {
         assertTrue(successful(handshake(headers)));
         headers.remove("X-Forwarded-Port"); // nginx: $host alone drops the port, and the page's origin is refused
         assertEquals(403, handshake(headers).statusCode());
+    }
+
+    @Test
+    void eachRequestOnAProxysConnectionIsReadForItself() throws Exception {
+        start(ServerOptions.defaults(), "127.0.0.1");
+        // One keep-alive connection from the proxy carries many clients' requests, each with its own forwarded values.
+        try (Socket proxy = connect()) {
+            assertTrue(handshakeOn(proxy, "Origin: https://a.example\r\nX-Forwarded-Host: a.example\r\n"
+                    + "X-Forwarded-Proto: https\r\n").startsWith("HTTP/1.1 200"));
+            assertTrue(handshakeOn(proxy, "Origin: https://b.example\r\nX-Forwarded-Host: b.example\r\n"
+                    + "X-Forwarded-Proto: https\r\n").startsWith("HTTP/1.1 200"), "not a's origin, kept");
+            assertTrue(handshakeOn(proxy, "Origin: https://b.example\r\n").startsWith("HTTP/1.1 403"),
+                    "nothing forwarded: the connection's own origin");
+        }
+    }
+
+    /** A handshake on {@code socket} with the extra header lines given, and the head of its answer (body read). */
+    private String handshakeOn(Socket socket, String headers) throws IOException {
+        byte[] body = HANDSHAKE.getBytes(StandardCharsets.UTF_8);
+        OutputStream out = socket.getOutputStream();
+        out.write(("POST /cometd HTTP/1.1\r\nHost: 127.0.0.1:" + netty.port() + "\r\nContent-Type: application/json\r\n"
+                + headers + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(body);
+        out.flush();
+        InputStream in = socket.getInputStream();
+        StringBuilder head = new StringBuilder();
+        while (head.indexOf("\r\n\r\n") < 0) {
+            int b = in.read();
+            if (b < 0) {
+                return head.toString();
+            }
+            head.append((char) b);
+        }
+        Matcher length = Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+        if (length.find()) {
+            in.readNBytes(Integer.parseInt(length.group(1)));
+        }
+        return head.toString();
     }
 
     @Test
