@@ -269,7 +269,8 @@ public final class LoadServer implements Callable<Integer> {
      * @param redis the Redis URI of a cluster to join (cluster-redis's {@code RedisBroker}), or null for a single node
      * @param redisSharded whether {@code redis} names Redis Cluster nodes, for sharded pub/sub
      * @param trustedProxies the reverse proxies (IP addresses or CIDR ranges) whose forwarded headers are used
-     *     ({@code LongPollingConnectors.trustProxies}); empty: none. Jetty only.
+     *     ({@code LongPollingConnectors.trustProxies} on Jetty, {@code WeftNetty.Builder.trustProxies} on Netty);
+     *     empty: none
      * @param engine what serves Bayeux: embedded Jetty, or Netty (then {@code maxThreads} and {@code jettyDefaults}
      *     do not apply: Netty runs one event loop per processor)
      */
@@ -280,10 +281,6 @@ public final class LoadServer implements Callable<Integer> {
             extensions = extensions.isEmpty() ? EnumSet.noneOf(Extension.class) : EnumSet.copyOf(extensions);
             trustedProxies = List.copyOf(trustedProxies);
             Objects.requireNonNull(engine, "engine");
-            if (engine == Engine.NETTY && !trustedProxies.isEmpty()) {
-                throw new IllegalArgumentException("--trust-proxy is for the jetty engine: the netty engine trusts no "
-                        + "forwarded headers");
-            }
         }
 
         /** A node on embedded Jetty. */
@@ -343,10 +340,14 @@ public final class LoadServer implements Callable<Integer> {
                 return new Running(jetty::stop, bayeux, emitter, ((ServerConnector) jetty.getConnectors()[0])
                         .getLocalPort());
             }
-            WeftNetty netty = WeftNetty.on(bayeux).host(settings.host()).port(settings.port())
+            WeftNetty.Builder builder = WeftNetty.on(bayeux).host(settings.host()).port(settings.port())
                     .path(settings.context()).backlog(ACCEPT_QUEUE)
-                    .fallback(new MetricsFallback(bayeux, Fallback.NOT_FOUND)) // GET /metrics, /stats, /health
-                    .start();
+                    .fallback(new MetricsFallback(bayeux, Fallback.NOT_FOUND)); // GET /metrics, /stats, /health
+            if (!settings.trustedProxies().isEmpty()) {
+                builder.trustProxies(settings.trustedProxies());
+                out.println("Trusting the forwarded headers of " + String.join(", ", settings.trustedProxies()));
+            }
+            WeftNetty netty = builder.start();
             out.println("Engine: " + netty);
             return new Running(netty, bayeux, emitter, netty.port());
         } catch (Exception x) {

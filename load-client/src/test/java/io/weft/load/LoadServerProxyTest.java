@@ -15,24 +15,28 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import java.util.Locale;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import picocli.CommandLine;
 
 /**
  * {@code --trust-proxy}: behind the named proxy each client is counted under the address the proxy forwarded, and the
- * page's public origin is the server's own; a proxy named by anything but an IP address stops the server at start.
+ * page's public origin is the server's own, on either engine; a proxy named by anything but an IP address stops the
+ * server at start.
  */
 @Timeout(30)
 class LoadServerProxyTest {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    @Test
-    void behindTheTrustedProxyEachClientIsCountedUnderItsOwnAddress() throws Exception {
+    @ParameterizedTest
+    @EnumSource(LoadServer.Engine.class)
+    void behindTheTrustedProxyEachClientIsCountedUnderItsOwnAddress(LoadServer.Engine engine) throws Exception {
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         LoadServer.Settings settings = new LoadServer.Settings("127.0.0.1", 0, "/cometd", 16,
                 ServerOptions.builder().maxSessionsPerAddress(1).build(), EnumSet.noneOf(LoadServer.Extension.class),
-                false, null, false, List.of("127.0.0.1"));
+                false, null, false, List.of("127.0.0.1")).withEngine(engine);
         try (LoadServer.Running server = LoadServer.start(settings,
                 new PrintStream(output, true, StandardCharsets.UTF_8))) {
             assertTrue(output.toString(StandardCharsets.UTF_8).contains("Trusting the forwarded headers of 127.0.0.1"));
@@ -44,8 +48,9 @@ class LoadServerProxyTest {
         }
     }
 
-    @Test
-    void theFlagTakesCommaSeparatedAddressesAndRefusesHostNamesInOneLine() {
+    @ParameterizedTest
+    @EnumSource(LoadServer.Engine.class)
+    void theFlagTakesCommaSeparatedAddressesAndRefusesHostNamesInOneLine(LoadServer.Engine engine) {
         LoadServer parsed = new LoadServer();
         new CommandLine(parsed).parseArgs("--trust-proxy=127.0.0.1,10.0.0.0/8");
         assertEquals(List.of("127.0.0.1", "10.0.0.0/8"), parsed.trustedProxies);
@@ -56,7 +61,7 @@ class LoadServerProxyTest {
         int exit;
         try {
             exit = new CommandLine(new LoadServer()).execute("--host=127.0.0.1", "--port=0",
-                    "--trust-proxy=proxy.example.com");
+                    "--engine=" + engine.name().toLowerCase(Locale.ROOT), "--trust-proxy=proxy.example.com");
         } finally {
             System.setErr(stderr);
         }

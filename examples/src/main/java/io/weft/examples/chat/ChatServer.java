@@ -90,7 +90,7 @@ public final class ChatServer implements AutoCloseable {
      * @param trustedProxies the reverse proxies whose forwarded headers (scheme, host, client address) are used, by IP
      *     address or CIDR range; empty: none, forwarded headers are ignored
      * @param netty whether Netty (transport-netty) serves the demo instead of embedded Jetty: the same page, Bayeux
-     *     path and operator pages, without the caller's contexts, trusted proxies or a mount without websocket
+     *     path and operator pages and trusted proxies, without the caller's contexts or a mount without websocket
      */
     public record Settings(String host, int port, boolean webSocket, ServerOptions options, List<ContextHandler> contexts,
             String redis, Duration announceEvery, List<String> trustedProxies, boolean netty) {
@@ -103,9 +103,9 @@ public final class ChatServer implements AutoCloseable {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port must be 0 to 65535: " + port);
             }
-            if (netty && (!contexts.isEmpty() || !trustedProxies.isEmpty() || !webSocket)) {
-                throw new IllegalArgumentException("the netty engine serves the demo as it is: no more contexts, no "
-                        + "trusted proxy (--trust-proxy), always websocket");
+            if (netty && (!contexts.isEmpty() || !webSocket)) {
+                throw new IllegalArgumentException("the netty engine serves the demo as it is: no more contexts, "
+                        + "always websocket");
             }
         }
 
@@ -160,7 +160,8 @@ public final class ChatServer implements AutoCloseable {
 
         /**
          * Trusts the forwarded headers of the reverse proxies at these IP addresses or CIDR ranges
-         * ({@link LongPollingConnectors#trustProxies}); none: no proxy is trusted.
+         * ({@link LongPollingConnectors#trustProxies} on Jetty, {@link WeftNetty.Builder#trustProxies} on Netty);
+         * none: no proxy is trusted.
          */
         public Settings withTrustedProxies(List<String> value) {
             return new Settings(host, port, webSocket, options, contexts, redis, announceEvery, value, netty);
@@ -205,10 +206,13 @@ public final class ChatServer implements AutoCloseable {
                 server.jetty.start();
             } else {
                 // tag::netty[]
-                server.netty = WeftNetty.on(server.bayeux).host(settings.host()).port(settings.port())
+                WeftNetty.Builder netty = WeftNetty.on(server.bayeux).host(settings.host()).port(settings.port())
                         .path(BAYEUX_PATH) // websocket, long-polling, callback-polling, eventsource
-                        .fallback(new MetricsFallback(server.bayeux, new StaticPages("static/"))) // the rest
-                        .start();
+                        .fallback(new MetricsFallback(server.bayeux, new StaticPages("static/"))); // the rest
+                if (!settings.trustedProxies().isEmpty()) { // ["127.0.0.1"] with --trust-proxy=127.0.0.1
+                    netty.trustProxies(settings.trustedProxies());
+                }
+                server.netty = netty.start();
                 // end::netty[]
             }
         } catch (Exception x) {

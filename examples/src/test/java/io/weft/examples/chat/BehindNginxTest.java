@@ -40,8 +40,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * runs it: the chat server trusts the proxy ({@code --trust-proxy=127.0.0.1}). Through it, the page in Chromium over
  * websocket and over long-polling with a {@code Secure} cookie; the official CometD JavaScript client over websocket,
  * long-polling and callback-polling; each client counted under its own address by the per-address bound (clients
- * bound to 127.0.0.2 and 127.0.0.3, which nginx forwards as theirs); and a server that does not trust its proxy
- * refusing the page's origin, which the page shows.
+ * bound to 127.0.0.2 and 127.0.0.3, which nginx forwards as theirs), on Jetty and on Netty; and a server that does not
+ * trust its proxy refusing the page's origin, which the page shows.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class BehindNginxTest {
@@ -125,10 +125,11 @@ class BehindNginxTest {
                 Map.of("NODE_EXTRA_CA_CERTS", tls.certificate().toString()));
     }
 
-    @Test
-    void eachClientIsCountedUnderItsOwnAddress() throws Exception {
+    @ParameterizedTest(name = "on Netty: {0}")
+    @ValueSource(booleans = {false, true})
+    void eachClientIsCountedUnderItsOwnAddress(boolean netty) throws Exception {
         try (ChatServer bounded = ChatServer.start(ChatServer.Settings.of(0).withTrustedProxies(List.of("127.0.0.1"))
-                .withOptions(ServerOptions.builder().maxSessionsPerAddress(1).build()));
+                .withOptions(ServerOptions.builder().maxSessionsPerAddress(1).build()).withNetty(netty));
                 Nginx proxy = Nginx.start(work.resolve("nginx-bounded"), tls, bounded.port())) {
             ContentResponse first = handshake(proxy, "127.0.0.2", null);
             assertTrue(successful(first), first.getContentAsString());

@@ -18,6 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The demo's main class as a user starts it, and what it serves. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -143,11 +145,14 @@ class ChatDemoTest {
         assertEquals(List.of("127.0.0.1", "10.0.0.0/8"),
                 ChatDemo.parse("--trust-proxy=127.0.0.1, 10.0.0.0/8").trustedProxies());
         assertThrows(IllegalArgumentException.class, () -> ChatDemo.parse("--trust-proxy="));
+        assertEquals(List.of("127.0.0.1"), ChatDemo.parse("--engine=netty", "--trust-proxy=127.0.0.1").trustedProxies(),
+                "on either engine");
     }
 
-    @Test
-    void behindTheTrustedProxyThePublicOriginIsAcceptedAndTheCookieIsSecure() throws Exception {
-        try (DemoProcess demo = DemoProcess.start("--port=0", "--trust-proxy=127.0.0.1")) {
+    @ParameterizedTest
+    @ValueSource(strings = {"jetty", "netty"})
+    void behindTheTrustedProxyThePublicOriginIsAcceptedAndTheCookieIsSecure(String engine) throws Exception {
+        try (DemoProcess demo = DemoProcess.start("--port=0", "--engine=" + engine, "--trust-proxy=127.0.0.1")) {
             HttpResponse<String> handshake = http.send(HttpRequest.newBuilder(
                             URI.create("http://127.0.0.1:" + demo.port() + "/cometd"))
                     .header("Content-Type", "application/json")

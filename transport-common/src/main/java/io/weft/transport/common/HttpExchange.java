@@ -48,7 +48,10 @@ public interface HttpExchange {
         return false;
     }
 
-    /** The address of the client (the peer of the connection), or null if unknown. */
+    /**
+     * The address of the client: the peer of the connection, or, where the container is told to trust the proxy that
+     * peer is, the address the proxy forwarded; null if unknown.
+     */
     InetAddress remoteAddress();
 
     /** A copy of what the request carried, for the session a handshake creates; while the request is live. */

@@ -267,7 +267,7 @@ public final class ConnectionGuard extends AbstractLifeCycle implements HttpConf
             for (ConnectionFactory factory : connector.getConnectionFactories()) {
                 if (factory instanceof HttpConfiguration.ConnectionFactory http) {
                     for (HttpConfiguration.Customizer customizer : http.getHttpConfiguration().getCustomizers()) {
-                        if (customizer instanceof TrustedProxies proxies && proxies.trusts(address)) {
+                        if (customizer instanceof TrustedProxyCustomizer proxies && proxies.trusts(address)) {
                             return true;
                         }
                     }

@@ -78,7 +78,7 @@ public final class LongPollingConnectors {
 
     /** {@link #trustProxies(Server, String...)} with the proxies in a collection. */
     public static void trustProxies(Server server, Collection<String> proxies) {
-        TrustedProxies trusted = TrustedProxies.of(proxies);
+        TrustedProxyCustomizer trusted = TrustedProxyCustomizer.of(proxies);
         Set<HttpConfiguration> configurations = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Connector connector : server.getConnectors()) {
             for (ConnectionFactory factory : connector.getConnectionFactories()) {
@@ -102,7 +102,7 @@ public final class LongPollingConnectors {
             List<HttpConfiguration.Customizer> customizers = configuration.getCustomizers();
             int previous = -1;
             for (int i = 0; i < customizers.size() && previous < 0; i++) {
-                previous = customizers.get(i) instanceof TrustedProxies ? i : -1;
+                previous = customizers.get(i) instanceof TrustedProxyCustomizer ? i : -1;
             }
             if (previous >= 0) {
                 customizers.set(previous, trusted);

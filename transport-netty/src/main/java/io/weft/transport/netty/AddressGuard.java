@@ -5,6 +5,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.weft.server.api.Limit;
 import io.weft.server.spi.Addresses;
 import io.weft.server.spi.Engine;
+import io.weft.transport.common.TrustedProxies;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,7 +14,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Counts a connection under its peer's address ({@link Addresses#key}: IPv6 by its /64) while it is open, and closes
- * one that opens past {@code maxConnectionsPerAddress} at once, counted as {@link Limit#CONNECTIONS_PER_ADDRESS}.
+ * one that opens past {@code maxConnectionsPerAddress} at once, counted as {@link Limit#CONNECTIONS_PER_ADDRESS}. The
+ * count is the TCP peer's: a reverse proxy the mount trusts ({@link WeftNetty.Builder#trustProxies}) is not counted,
+ * since it carries many clients' connections (bound those at the proxy), as transport-longpoll's
+ * {@code ConnectionGuard} does on Jetty.
  */
 final class AddressGuard extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(AddressGuard.class);
@@ -29,7 +33,7 @@ final class AddressGuard extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         InetAddress address = ctx.channel().remoteAddress() instanceof InetSocketAddress inet ? inet.getAddress() : null;
-        if (address != null) {
+        if (address != null && !counts.fromTrustedProxy(address)) {
             Object counted = Addresses.key(address);
             if (!counts.take(counted)) {
                 LOG.debug("closing a connection from {}: maxConnectionsPerAddress reached", address);
@@ -54,11 +58,17 @@ final class AddressGuard extends ChannelInboundHandlerAdapter {
     static final class Counts {
         private final Engine engine;
         private final int max;
+        private final TrustedProxies proxies;
         private final ConcurrentHashMap<Object, Integer> open = new ConcurrentHashMap<>();
 
-        Counts(Engine engine) {
+        Counts(Engine engine, TrustedProxies proxies) {
             this.engine = engine;
             this.max = engine.options().maxConnectionsPerAddress();
+            this.proxies = proxies;
+        }
+
+        boolean fromTrustedProxy(InetAddress address) {
+            return proxies != null && proxies.trusts(address);
         }
 
         boolean take(Object key) {

@@ -44,7 +44,7 @@ final class ConnectionSetup extends ChannelInitializer<SocketChannel> {
 
     ConnectionSetup(Mount mount) {
         this.mount = mount;
-        this.counts = new AddressGuard.Counts(mount.engine);
+        this.counts = new AddressGuard.Counts(mount.engine, mount.proxies);
     }
 
     /**

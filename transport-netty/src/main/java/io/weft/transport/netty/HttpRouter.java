@@ -88,13 +88,14 @@ final class HttpRouter extends ChannelInboundHandlerAdapter {
 
     /**
      * This server's origin as {@code request} names it ({@link Requests#serverOrigin}), made once per connection rather
-     * than once per request: it depends only on the {@code Host} header and the connection.
+     * than once per request: it depends only on the {@code Host} header and the connection. Not for a request whose
+     * trusted proxy forwarded a scheme, host or port: those are each request's own ({@link NettyExchange}).
      */
     String serverOrigin(HttpRequest request) {
         String host = request.headers().get(HttpHeaderNames.HOST);
         KnownOrigin known = knownOrigin;
         if (known == null || !Objects.equals(known.host(), host)) {
-            known = new KnownOrigin(host, Requests.serverOrigin(request, ctx.channel(), mount.secure()));
+            known = new KnownOrigin(host, Requests.serverOrigin(request, ctx.channel(), mount, null));
             knownOrigin = known;
         }
         return known.origin();

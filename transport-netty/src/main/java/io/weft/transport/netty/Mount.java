@@ -5,11 +5,12 @@ import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.spi.Engine;
 import io.weft.transport.common.PollingTransport;
+import io.weft.transport.common.TrustedProxies;
 import io.weft.transport.common.WebSockets;
 
 /**
  * What every connection of one {@link WeftNetty} shares: the engine, the two transports of transport-common, where
- * Bayeux is served, and what serves the rest. Immutable.
+ * Bayeux is served, what serves the rest, and which proxies are trusted. Immutable.
  */
 final class Mount {
     /** The most a fallback request body may hold. */
@@ -24,8 +25,10 @@ final class Mount {
     final String path;
     final SslContext tls;
     final Fallback fallback;
+    /** The reverse proxies whose forwarded headers are read; null: none, the client is the TCP peer. */
+    final TrustedProxies proxies;
 
-    Mount(BayeuxServer bayeux, String path, SslContext tls, Fallback fallback) {
+    Mount(BayeuxServer bayeux, String path, SslContext tls, Fallback fallback, TrustedProxies proxies) {
         this.engine = Engine.of(bayeux);
         this.options = engine.options();
         // As WeftJetty announces them: the polling types first, then websocket.
@@ -35,6 +38,7 @@ final class Mount {
         this.path = path;
         this.tls = tls;
         this.fallback = fallback;
+        this.proxies = proxies;
     }
 
     /**

@@ -25,6 +25,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.weft.bayeux.Promise;
 import io.weft.server.api.ClientRequest;
+import io.weft.transport.common.Forwarded;
 import io.weft.transport.common.HttpExchange;
 import java.net.InetAddress;
 import java.nio.channels.ClosedChannelException;
@@ -51,6 +52,8 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
     private final HttpRequest request;
     private final String pathInMount;
     private final Mount mount;
+    /** What a trusted proxy forwarded about the request; null for none (or a peer that is not one). */
+    private final Forwarded forwarded;
     /**
      * The answer's headers, handed to the response object itself rather than copied into one of its own (an answer
      * carries no trailers: it shares Netty's empty ones). Validated as each is added, names and values: some echo the
@@ -78,6 +81,7 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
         this.request = request;
         this.pathInMount = pathInMount;
         this.mount = mount;
+        this.forwarded = Requests.forwarded(request, ctx.channel(), mount);
     }
 
     // ---- the request ----
@@ -111,22 +115,24 @@ final class NettyExchange implements HttpExchange, HttpRouter.Target {
 
     @Override
     public String serverOrigin() {
-        return router.serverOrigin(request);
+        // Behind a trusted proxy, each request's forwarded values: the connection's kept origin is for the others.
+        return forwarded == null ? router.serverOrigin(request)
+                : Requests.serverOrigin(request, ctx.channel(), mount, forwarded);
     }
 
     @Override
     public boolean isSecure() {
-        return mount.secure();
+        return Requests.secure(mount, forwarded);
     }
 
     @Override
     public InetAddress remoteAddress() {
-        return Requests.remoteAddress(ctx.channel());
+        return Requests.remoteAddress(ctx.channel(), forwarded);
     }
 
     @Override
     public ClientRequest snapshot() {
-        return Requests.snapshot(request, ctx.channel(), mount.secure(), Set.of());
+        return Requests.snapshot(request, ctx.channel(), mount, forwarded, Set.of());
     }
 
     @Override

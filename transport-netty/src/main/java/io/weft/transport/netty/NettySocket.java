@@ -35,6 +35,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.weft.bayeux.Promise;
 import io.weft.server.spi.Origins;
 import io.weft.transport.common.BayeuxSocket;
+import io.weft.transport.common.Forwarded;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -86,8 +87,9 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
      */
     static void upgrade(ChannelHandlerContext ctx, HttpRequest request, Mount mount) {
         Channel channel = ctx.channel();
+        Forwarded forwarded = Requests.forwarded(request, channel, mount);
         String origin = request.headers().get(HttpHeaderNames.ORIGIN);
-        if (!Origins.check(origin, () -> Requests.serverOrigin(request, channel, mount.secure()), mount.options)
+        if (!Origins.check(origin, () -> Requests.serverOrigin(request, channel, mount, forwarded), mount.options)
                 .allowed()) {
             LOG.debug("refusing a WebSocket upgrade from origin {}", origin);
             FullHttpResponse forbidden = Fallback.text(HttpResponseStatus.FORBIDDEN, "origin not allowed\n");
@@ -111,7 +113,7 @@ final class NettySocket extends ChannelInboundHandlerAdapter implements BayeuxSo
         }
         // The browser cookie is read, never set on a 101 (see WebSockets.accept).
         BayeuxSocket socket = mount.webSockets.accept(request.headers().getAll(HttpHeaderNames.COOKIE),
-                Requests.snapshot(request, channel, mount.secure(), HANDSHAKE));
+                Requests.snapshot(request, channel, mount, forwarded, HANDSHAKE));
         NettySocket handler = new NettySocket(socket);
         FullHttpRequest whole = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
                 Unpooled.EMPTY_BUFFER, request.headers(), EmptyHttpHeaders.INSTANCE);

@@ -15,7 +15,9 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.weft.server.api.BayeuxServer;
+import io.weft.transport.common.TrustedProxies;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -106,6 +108,7 @@ public final class WeftNetty implements AutoCloseable {
         private Fallback fallback = Fallback.NOT_FOUND;
         private boolean nativeTransport = true;
         private int backlog = 1024;
+        private TrustedProxies proxies;
 
         private Builder(BayeuxServer bayeux) {
             this.bayeux = bayeux;
@@ -170,6 +173,30 @@ public final class WeftNetty implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Trusts the forwarded headers of the connections that come from these reverse proxies (default: none; the
+         * client is the TCP peer, and forwarded headers are ignored from all). For their requests, the scheme, host
+         * and client address are what the proxy forwarded ({@code Forwarded}, else {@code X-Forwarded-Proto},
+         * {@code -Host}, {@code -Port}, {@code -For}): the origin check, the browser cookie's {@code Secure} flag, what
+         * a session's {@code ClientRequest} says and the per-address session bounds use them, on every connection type
+         * (a websocket upgrade too). A trusted proxy's connections are not counted per address
+         * ({@code maxConnectionsPerAddress}): bound them at the proxy. Anyone else's forwarded headers change nothing.
+         *
+         * <p>Where the proxy appends to {@code X-Forwarded-For} (nginx's {@code $proxy_add_x_forwarded_for}), the
+         * client is the rightmost address there that is not a trusted proxy, so a client cannot pick the address it
+         * is counted under. A forwarded value that is not what it should be (garbage, {@code unknown}, an obfuscated
+         * identifier) counts as not forwarded: the request keeps what its connection says. A second call replaces the
+         * proxies of the first.
+         *
+         * @param addressesOrCidrs the proxies' IP addresses ({@code 10.0.0.5}, {@code ::1}) or CIDR ranges
+         *     ({@code 10.0.0.0/8}), never host names (nothing is looked up)
+         * @throws IllegalArgumentException if the list is empty or names something else than an address or range
+         */
+        public Builder trustProxies(List<String> addressesOrCidrs) {
+            this.proxies = TrustedProxies.of(Objects.requireNonNull(addressesOrCidrs, "addressesOrCidrs"));
+            return this;
+        }
+
         /** Whether to use native epoll where it loads (default true); NIO otherwise. */
         public Builder nativeTransport(boolean use) {
             this.nativeTransport = use;
@@ -184,7 +211,7 @@ public final class WeftNetty implements AutoCloseable {
                     : NioServerSocketChannel.class;
             EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("weft-netty"), io);
             try {
-                Mount mount = new Mount(bayeux, path, tls, fallback);
+                Mount mount = new Mount(bayeux, path, tls, fallback, proxies);
                 Channel channel = new ServerBootstrap()
                         .group(group)
                         .channel(type)

@@ -34,7 +34,7 @@ public final class ExchangeAllocations {
     private static final Pattern COOKIE = Pattern.compile("Set-Cookie: (BAYEUX_BROWSER=[^;\r]+)");
 
     private final BayeuxServer bayeux = BayeuxServer.create(ServerOptions.defaults());
-    private final Mount mount = new Mount(bayeux, "/cometd", null, Fallback.NOT_FOUND);
+    private final Mount mount = new Mount(bayeux, "/cometd", null, Fallback.NOT_FOUND, null);
     private final EmbeddedChannel channel = new EmbeddedChannel(new HeadClock(mount.engine), ConnectionSetup.codec(),
             new IdleStateHandler(0, 0, Mount.IDLE_MILLIS, TimeUnit.MILLISECONDS), new HttpRouter(mount));
     private final ServerChannel room = bayeux.createChannelIfAbsent("/chat/room", created -> { });

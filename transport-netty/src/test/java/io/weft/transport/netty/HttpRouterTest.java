@@ -32,7 +32,7 @@ class HttpRouterTest {
     private final BayeuxServer bayeux = BayeuxServer.create(ServerOptions.defaults());
     private final EmbeddedChannel channel = new EmbeddedChannel(
             ConnectionSetup.codec(),
-            new HttpRouter(new Mount(bayeux, "/cometd", null, Fallback.NOT_FOUND)));
+            new HttpRouter(new Mount(bayeux, "/cometd", null, Fallback.NOT_FOUND, null)));
 
     @AfterEach
     void close() {
