@@ -13,7 +13,10 @@ import statistics
 import sys
 from collections import defaultdict
 
-SERVERS = ["weft", "cometd", "faye"]
+SERVERS = ["weft", "weft-netty", "cometd", "faye"]
+# Weft on each of its engines (embedded Jetty, Netty): each is compared with the peers, not with the other.
+WEFTS = ["weft", "weft-netty"]
+NAMES = {"weft": "Weft", "weft-netty": "Weft on Netty"}
 REFERENCE_RATE = 10000.0
 
 
@@ -68,23 +71,23 @@ def main(chat_csv, idle_csv):
             cpus = ", ".join(cpu_at_sat[s].get(lbl, "?") for lbl in rounds)
             p = f"{med_p99[s]:.1f}" if s in med_p99 else "n/a"
             out.append(f"| {s} | {per_round} | {cpus} | {med_sat[s]:.0f} | {p} |")
-        peers = [s for s in present if s != "weft"]
-        if "weft" in present and peers:
+        peers = [s for s in present if s not in WEFTS]
+        for weft in [w for w in WEFTS if w in present and peers]:
             best_sat = max(peers, key=lambda s: med_sat[s])
             out.append("")
-            out.append(f"- saturation, Weft / best peer ({best_sat}): **{med_sat['weft'] / med_sat[best_sat]:.2f}x** "
+            out.append(f"- saturation, {NAMES[weft]} / best peer ({best_sat}): **{med_sat[weft] / med_sat[best_sat]:.2f}x** "
                        "(target >= 2)")
             for rate in sorted({fixed, top} - {None}):
                 at = {s: statistics.median(p99[s][rate]) for s in present}
                 best_p99 = min(peers, key=lambda s: at[s])
                 values = ", ".join(f"{s} {at[s]:.1f}" for s in present)
-                out.append(f"- p99 at {rate:.0f} msgs/s (ms, median: {values}), Weft / best peer ({best_p99}): "
-                           f"**{at['weft'] / at[best_p99]:.2f}x** (target <= 0.5)")
-            if "weft" in med_cost and any(p in med_cost for p in peers):
+                out.append(f"- p99 at {rate:.0f} msgs/s (ms, median: {values}), {NAMES[weft]} / best peer ({best_p99}): "
+                           f"**{at[weft] / at[best_p99]:.2f}x** (target <= 0.5)")
+            if weft in med_cost and any(p in med_cost for p in peers):
                 costs = ", ".join(f"{s} {med_cost[s]:.1f}" for s in present if s in med_cost)
                 cheapest = min((p for p in peers if p in med_cost), key=lambda p: med_cost[p])
                 out.append(f"- server CPU per delivered message at {top:.0f} msgs/s (µs, median): {costs}; "
-                           f"Weft / cheapest peer ({cheapest}): **{med_cost['weft'] / med_cost[cheapest]:.2f}x**")
+                           f"{NAMES[weft]} / cheapest peer ({cheapest}): **{med_cost[weft] / med_cost[cheapest]:.2f}x**")
         out.append("")
     out.append("### idle memory per session (median over rounds)\n")
     out.append("| server | transport | sessions | heap B/session | RSS B/session |")
@@ -102,13 +105,15 @@ def main(chat_csv, idle_csv):
             out.append(f"| {s} | {transport} | {rs[0]['sessions']} | {heap_text} | {rss:.0f} |")
     out.append("")
     for transport in ["websocket", "long-polling"]:
-        if ("weft", transport) in mem and ("cometd", transport) in mem:
-            out.append(f"- {transport} heap per idle session, Weft / CometD: "
-                       f"**{mem[('weft', transport)][0] / mem[('cometd', transport)][0]:.2f}x** (target <= 0.5)")
-        if ("weft", transport) in mem and ("faye", transport) in mem:
-            out.append(f"- {transport} RSS per idle session, Weft / Faye: "
-                       f"**{mem[('weft', transport)][1] / mem[('faye', transport)][1]:.2f}x** (target <= 1); "
-                       f"Weft / CometD: {mem[('weft', transport)][1] / mem[('cometd', transport)][1]:.2f}x")
+        for weft in WEFTS:
+            if (weft, transport) in mem and ("cometd", transport) in mem:
+                out.append(f"- {transport} heap per idle session, {NAMES[weft]} / CometD: "
+                           f"**{mem[(weft, transport)][0] / mem[('cometd', transport)][0]:.2f}x** (target <= 0.5)")
+            if (weft, transport) in mem and ("faye", transport) in mem:
+                cometd = (f"; {NAMES[weft]} / CometD: {mem[(weft, transport)][1] / mem[('cometd', transport)][1]:.2f}x"
+                          if ("cometd", transport) in mem else "")
+                out.append(f"- {transport} RSS per idle session, {NAMES[weft]} / Faye: "
+                           f"**{mem[(weft, transport)][1] / mem[('faye', transport)][1]:.2f}x** (target <= 1){cometd}")
     print("\n".join(out))
 
 

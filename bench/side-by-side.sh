@@ -11,17 +11,20 @@
 # Writes docs/benchmarks/side-by-side.csv, side-by-side-idle.csv, side-by-side-ratios.md and side-by-side-*.png: p99
 # against delivered msgs/s, and latency by percentile at 20,000 and 40,000 offered msgs/s, every server and round
 # overlaid (from the histograms each step leaves in bench/target/hlog-side-by-side).
+# SBS_SERVERS chooses the servers (default "weft cometd faye"; weft-netty is Weft on its Netty engine, and each Weft in
+# the list gets its own ratios), SBS_TRANSPORTS the transports (default "websocket long-polling").
 source "$(dirname "$0")/lib.sh"
 ROUNDS=2; IDLE_N=2000; [[ "${1:-}" == --full ]] && { ROUNDS=3; IDLE_N=5000; }
+SERVERS=(${SBS_SERVERS:-weft cometd faye}); TRANSPORTS=(${SBS_TRANSPORTS:-websocket long-polling})
 CLIENTS=1000; ROOMS=100; RATES=2500,5000,10000,20000,40000,60000,80000,120000,160000; AT=(20000 40000)
 short && { ROUNDS=1; IDLE_N=200; CLIENTS=200; ROOMS=20; RATES=2500,5000; AT=(5000); }
-bench_deadline $(( ROUNDS * 1500 + 600 ))
+bench_deadline $(( ROUNDS * ${#SERVERS[@]} * ${#TRANSPORTS[@]} * 250 + 600 ))
 bench_build
 CSV="$OUT/side-by-side.csv"; IDLE="$OUT/side-by-side-idle.csv"; rm -f "$CSV" "$IDLE"
 HLOG="$BUILD/hlog-side-by-side"; rm -rf "$HLOG"
 for round in $(seq 1 "$ROUNDS"); do
-    for transport in websocket long-polling; do
-        for server in weft cometd faye; do
+    for transport in "${TRANSPORTS[@]}"; do
+        for server in "${SERVERS[@]}"; do
             port=$(free_port)
             start_server "$server" "$port"
             clients=$transport; [[ $transport == websocket && ${BENCH_WS_CLIENT:-lean} == lean ]] && clients=lean-websocket
@@ -31,13 +34,13 @@ for round in $(seq 1 "$ROUNDS"); do
             stop_server
         done
     done
-    for transport in websocket long-polling; do
-        for server in weft cometd faye; do idle_memory "$server" "$transport" "$IDLE_N" "$IDLE"; done
+    for transport in "${TRANSPORTS[@]}"; do
+        for server in "${SERVERS[@]}"; do idle_memory "$server" "$transport" "$IDLE_N" "$IDLE"; done
     done
 done
 python3 "$BENCH_DIR/ratios.py" "$CSV" "$IDLE" > "$OUT/side-by-side-ratios.md"
 cat "$OUT/side-by-side-ratios.md"
-for transport in websocket long-polling; do
+for transport in "${TRANSPORTS[@]}"; do
     chart --csv="$CSV" --out="$OUT/side-by-side-$transport-p99.png" --where="transport=$transport" \
         --x=delivered_per_s --y=p99_ms --series=server+label --logy=true --xlabel="delivered messages/s" \
         --ylabel="p99 latency (ms, log)" \
@@ -45,7 +48,7 @@ for transport in websocket long-polling; do
     for rate in "${AT[@]}"; do
         runs=()
         for round in $(seq 1 "$ROUNDS"); do
-            for server in weft cometd faye; do
+            for server in "${SERVERS[@]}"; do
                 runs+=("$HLOG/$server-$transport-${CLIENTS}c-${ROOMS}r-50B-$rate-round$round.hlog=$server round$round")
             done
         done
