@@ -149,4 +149,57 @@ class JsonCodecTest {
         assertEquals("/a", message.getChannel());
         assertEquals("/b", copy.getChannelId().id());
     }
+
+    @Test
+    void aBatchOfFrozenAndUnfrozenMessagesIsOneArrayOfItsOwn() {
+        MessageImpl delivery = new MessageImpl();
+        delivery.setChannel("/a").setData("d");
+        delivery.freeze();
+        MessageImpl reply = new MessageImpl();
+        reply.setChannel("/meta/connect").setSuccessful(true).put("advice", Map.of("interval", 0));
+        byte[] first = codec.encode(List.of(delivery, reply));
+        byte[] large = codec.encode(List.of(delivery, new MessageImpl().setChannel("/b").setData("x".repeat(40_000))));
+        byte[] again = codec.encode(List.of(reply, delivery));
+        String expected = "[{\"channel\":\"/a\",\"data\":\"d\"},{\"channel\":\"/meta/connect\",\"successful\":true,"
+                + "\"advice\":{\"interval\":0}}]";
+        assertEquals(expected, new String(first, StandardCharsets.UTF_8), "not overwritten by the batches after it");
+        assertEquals("x".repeat(40_000), decoded(large).get(1).getData());
+        assertEquals("[{\"channel\":\"/meta/connect\",\"successful\":true,\"advice\":{\"interval\":0}},"
+                + "{\"channel\":\"/a\",\"data\":\"d\"}]", new String(again, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anApplicationObjectThatEncodesWhileItIsEncodedGetsBothRight() {
+        MessageImpl inner = new MessageImpl();
+        inner.setChannel("/inner").setData(1);
+        MessageImpl outer = new MessageImpl();
+        outer.setChannel("/outer").setData(new Reentrant(codec, inner));
+        assertEquals("[{\"channel\":\"/outer\",\"data\":{\"json\":\"[{\\\"channel\\\":\\\"/inner\\\",\\\"data\\\":1}]\"}},"
+                + "{\"channel\":\"/x\"}]",
+                new String(codec.encode(List.of(outer, new MessageImpl().setChannel("/x"))), StandardCharsets.UTF_8));
+    }
+
+    private List<Message.Mutable> decoded(byte[] json) {
+        try {
+            return codec.decode(json, 0, json.length);
+        } catch (MessageDecodeException x) {
+            throw new AssertionError(x);
+        }
+    }
+
+    /** An application's object whose getter encodes another batch with the same codec, on the same thread. */
+    public static final class Reentrant {
+        private final JsonCodec codec;
+        private final MessageImpl message;
+
+        Reentrant(JsonCodec codec, MessageImpl message) {
+            this.codec = codec;
+            this.message = message;
+        }
+
+        public String getJson() {
+            return new String(codec.encode(List.of(message, new MessageImpl().setChannel("/y"))), StandardCharsets.UTF_8)
+                    .replace(",{\"channel\":\"/y\"}", "");
+        }
+    }
 }
