@@ -16,8 +16,10 @@ import io.weft.bayeux.Message;
 import io.weft.bayeux.MessageDecodeException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +41,7 @@ public final class JsonCodec implements Codec {
     private final int maxMessages;
     private final Consumer<MessageDecodeException.Bound> overBound;
     private final LongAdder encodedMessages = new LongAdder();
+    private final ThreadLocal<Encoder> encoders = ThreadLocal.withInitial(Encoder::new);
 
     /** A codec without a server's limits: for clients and messages never sent. */
     public JsonCodec() {
@@ -299,6 +302,26 @@ public final class JsonCodec implements Codec {
     }
 
     private byte[] encodeFields(Map<String, Object> fields) {
+        Encoder encoder = encoders.get();
+        if (encoder.inUse) {
+            return encodeFieldsAlone(fields); // an application's serializer encoding while this thread encodes
+        }
+        encoder.inUse = true;
+        boolean done = false;
+        try {
+            encoder.out.reset();
+            writeValue(encoder.generator, fields);
+            encoder.generator.flush();
+            done = true;
+            return encoder.out.toByteArray();
+        } catch (IOException x) {
+            throw new UncheckedIOException("cannot encode message " + fields.get(Message.CHANNEL), x);
+        } finally {
+            encoder.release(done);
+        }
+    }
+
+    private byte[] encodeFieldsAlone(Map<String, Object> fields) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(128);
         try (JsonGenerator generator = factory.createGenerator(out, JsonEncoding.UTF8)) {
             writeValue(generator, fields);
@@ -306,6 +329,79 @@ public final class JsonCodec implements Codec {
             throw new UncheckedIOException("cannot encode message " + fields.get(Message.CHANNEL), x);
         }
         return out.toByteArray();
+    }
+
+    /**
+     * A thread's generator, kept from one message to the next (creating one costs more than writing a reply), writing
+     * into a buffer that is reset per message. One that failed half-way is replaced: its state is unknown.
+     */
+    private final class Encoder {
+        final Bytes out = new Bytes();
+        JsonGenerator generator = newGenerator();
+        boolean inUse;
+
+        private JsonGenerator newGenerator() {
+            try {
+                JsonGenerator created = factory.createGenerator(out, JsonEncoding.UTF8);
+                created.setRootValueSeparator(null); // messages one after the other, not separated by a space
+                return created;
+            } catch (IOException x) {
+                throw new UncheckedIOException(x);
+            }
+        }
+
+        void release(boolean done) {
+            inUse = false;
+            if (!done) {
+                try {
+                    generator.close();
+                } catch (IOException | RuntimeException x) {
+                    // replaced anyway
+                }
+                generator = newGenerator();
+            }
+            out.trim();
+        }
+    }
+
+    /** An unsynchronized byte sink; its array is kept between messages unless a large one grew it. */
+    private static final class Bytes extends OutputStream {
+        private static final int KEPT = 16 * 1024;
+        private byte[] buf = new byte[256];
+        private int count;
+
+        @Override
+        public void write(int b) {
+            ensure(1);
+            buf[count++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) {
+            ensure(length);
+            System.arraycopy(bytes, offset, buf, count, length);
+            count += length;
+        }
+
+        private void ensure(int more) {
+            if (count + more > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + more));
+            }
+        }
+
+        void reset() {
+            count = 0;
+        }
+
+        byte[] toByteArray() {
+            return Arrays.copyOf(buf, count);
+        }
+
+        void trim() {
+            if (buf.length > KEPT) {
+                buf = new byte[256];
+            }
+        }
     }
 
     private void writeValue(JsonGenerator generator, Object value) throws IOException {

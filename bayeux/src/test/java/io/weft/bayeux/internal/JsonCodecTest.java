@@ -179,6 +179,26 @@ class JsonCodecTest {
                 new String(codec.encode(List.of(outer, new MessageImpl().setChannel("/x"))), StandardCharsets.UTF_8));
     }
 
+    @Test
+    void aMessageThatFailsToEncodeLeavesTheNextOneWhole() {
+        MessageImpl failing = new MessageImpl();
+        failing.setChannel("/a").setData(Map.of("list", List.of(1, 2), "bad", new Failing()));
+        assertThrows(RuntimeException.class, () -> codec.encode(List.of(failing)));
+        MessageImpl next = new MessageImpl();
+        next.setChannel("/b").setData(Map.of("k", "v"));
+        assertEquals("[{\"channel\":\"/b\",\"data\":{\"k\":\"v\"}}]",
+                new String(codec.encode(List.of(next)), StandardCharsets.UTF_8));
+        assertEquals("[{\"channel\":\"/b\",\"data\":{\"k\":\"v\"}},{\"channel\":\"/b\",\"data\":{\"k\":\"v\"}}]",
+                new String(codec.encode(List.of(next, next)), StandardCharsets.UTF_8));
+    }
+
+    /** An application's object whose serialization fails half-way through a message. */
+    public static final class Failing {
+        public String getValue() {
+            throw new IllegalStateException("cannot be written");
+        }
+    }
+
     private List<Message.Mutable> decoded(byte[] json) {
         try {
             return codec.decode(json, 0, json.length);
