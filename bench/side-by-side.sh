@@ -12,7 +12,8 @@
 # against delivered msgs/s, and latency by percentile at 20,000 and 40,000 offered msgs/s, every server and round
 # overlaid (from the histograms each step leaves in bench/target/hlog-side-by-side).
 # SBS_SERVERS chooses the servers (default "weft cometd faye"; weft-netty is Weft on its Netty engine, and each Weft in
-# the list gets its own ratios), SBS_TRANSPORTS the transports (default "websocket long-polling").
+# the list gets its own ratios), SBS_TRANSPORTS the transports (default "websocket long-polling"), SBS_NAME the name
+# of what it writes instead of side-by-side (so that a partial run does not replace the full one's pages).
 source "$(dirname "$0")/lib.sh"
 ROUNDS=2; IDLE_N=2000; [[ "${1:-}" == --full ]] && { ROUNDS=3; IDLE_N=5000; }
 SERVERS=(${SBS_SERVERS:-weft cometd faye}); TRANSPORTS=(${SBS_TRANSPORTS:-websocket long-polling})
@@ -20,8 +21,9 @@ CLIENTS=1000; ROOMS=100; RATES=2500,5000,10000,20000,40000,60000,80000,120000,16
 short && { ROUNDS=1; IDLE_N=200; CLIENTS=200; ROOMS=20; RATES=2500,5000; AT=(5000); }
 bench_deadline $(( ROUNDS * ${#SERVERS[@]} * ${#TRANSPORTS[@]} * 250 + 600 ))
 bench_build
-CSV="$OUT/side-by-side.csv"; IDLE="$OUT/side-by-side-idle.csv"; rm -f "$CSV" "$IDLE"
-HLOG="$BUILD/hlog-side-by-side"; rm -rf "$HLOG"
+NAME=${SBS_NAME:-side-by-side}
+CSV="$OUT/$NAME.csv"; IDLE="$OUT/$NAME-idle.csv"; rm -f "$CSV" "$IDLE"
+HLOG="$BUILD/hlog-$NAME"; rm -rf "$HLOG"
 for round in $(seq 1 "$ROUNDS"); do
     for transport in "${TRANSPORTS[@]}"; do
         for server in "${SERVERS[@]}"; do
@@ -38,10 +40,10 @@ for round in $(seq 1 "$ROUNDS"); do
         for server in "${SERVERS[@]}"; do idle_memory "$server" "$transport" "$IDLE_N" "$IDLE"; done
     done
 done
-python3 "$BENCH_DIR/ratios.py" "$CSV" "$IDLE" > "$OUT/side-by-side-ratios.md"
-cat "$OUT/side-by-side-ratios.md"
+python3 "$BENCH_DIR/ratios.py" "$CSV" "$IDLE" > "$OUT/$NAME-ratios.md"
+cat "$OUT/$NAME-ratios.md"
 for transport in "${TRANSPORTS[@]}"; do
-    chart --csv="$CSV" --out="$OUT/side-by-side-$transport-p99.png" --where="transport=$transport" \
+    chart --csv="$CSV" --out="$OUT/$NAME-$transport-p99.png" --where="transport=$transport" \
         --x=delivered_per_s --y=p99_ms --series=server+label --logy=true --xlabel="delivered messages/s" \
         --ylabel="p99 latency (ms, log)" \
         --title="$CLIENTS clients, $ROOMS rooms, 50 B over $transport: p99 vs delivered msgs/s"
@@ -52,7 +54,7 @@ for transport in "${TRANSPORTS[@]}"; do
                 runs+=("$HLOG/$server-$transport-${CLIENTS}c-${ROOMS}r-50B-$rate-round$round.hlog=$server round$round")
             done
         done
-        latency_chart --out="$OUT/side-by-side-$transport-latency-$rate.png" \
+        latency_chart --out="$OUT/$NAME-$transport-latency-$rate.png" \
             --title="$CLIENTS clients, $ROOMS rooms, 50 B over $transport, $rate offered msgs/s: latency by percentile" \
             "${runs[@]}"
     done
