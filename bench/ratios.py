@@ -32,6 +32,8 @@ def main(chat_csv, idle_csv):
     out = []
     for transport in ["websocket", "long-polling"]:
         t_rows = [r for r in rows if r["transport"] == transport]
+        if not t_rows:
+            continue  # a run of the other transport only
         sat = defaultdict(lambda: defaultdict(float))
         cpu_at_sat = defaultdict(dict)
         ok = defaultdict(set)
