@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -337,20 +336,7 @@ class NettyForwardedTest {
                 .header("X-Forwarded-Proto", "https")
                 .header("X-Forwarded-Host", PUBLIC_HOST)
                 .header("X-Forwarded-For", "192.0.2.50, 203.0.113.7")
-                .buildAsync(URI.create("ws://127.0.0.1:" + netty.port() + "/cometd"), new WebSocket.Listener() {
-                    private final StringBuilder text = new StringBuilder();
-
-                    @Override
-                    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-                        text.append(data);
-                        if (last) {
-                            frames.add(text.toString());
-                            text.setLength(0);
-                        }
-                        webSocket.request(1);
-                        return null;
-                    }
-                });
+                .buildAsync(URI.create("ws://127.0.0.1:" + netty.port() + "/cometd"), new TextMessages(frames));
     }
 
     @Test

@@ -99,20 +99,7 @@ class WeftNettyTest {
         start(ServerOptions.defaults(), Fallback.NOT_FOUND);
         LinkedBlockingQueue<String> frames = new LinkedBlockingQueue<>();
         WebSocket socket = HTTP.newWebSocketBuilder().buildAsync(URI.create("ws://127.0.0.1:" + netty.port()
-                + "/cometd"), new WebSocket.Listener() {
-                    private final StringBuilder text = new StringBuilder();
-
-                    @Override
-                    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-                        text.append(data);
-                        if (last) {
-                            frames.add(text.toString());
-                            text.setLength(0);
-                        }
-                        webSocket.request(1);
-                        return null;
-                    }
-                }).get(10, TimeUnit.SECONDS);
+                + "/cometd"), new TextMessages(frames)).get(10, TimeUnit.SECONDS);
         socket.sendText(HANDSHAKE, true);
         String clientId = (String) Json.array(frames.poll(10, TimeUnit.SECONDS)).get(0).get("clientId");
         socket.sendText(message(clientId, "/meta/subscribe", "\"subscription\":\"/room\""), true);
