@@ -187,10 +187,12 @@ driver() {
 }
 
 # ladder_times: the ladder's rung lengths (a 10 s pre-warm, then 3 s warm-up and 5 s measured per rate; BENCH_SHORT:
-# 1 s, then 0.5 s and 1.5 s).
+# 1 s, then 0.5 s and 1.5 s). BENCH_PREWARM_RATE: the pre-warm's rate (default the first rate's): a rate the clients'
+# JVM keeps up with, so that its JIT compiler is not starved of the client's core (see long-polling-client-cost.md).
 ladder_times() {
-    if [[ "${BENCH_SHORT:-0}" == 1 ]]; then echo "--prewarm-ms=1000 --warmup-ms=500 --measure-ms=1500"
-    else echo "--prewarm-ms=10000 --warmup-ms=3000 --measure-ms=5000"; fi
+    local rate=${BENCH_PREWARM_RATE:+ --prewarm-rate=$BENCH_PREWARM_RATE}
+    if [[ "${BENCH_SHORT:-0}" == 1 ]]; then echo "--prewarm-ms=1000 --warmup-ms=500 --measure-ms=1500$rate"
+    else echo "--prewarm-ms=10000 --warmup-ms=3000 --measure-ms=5000$rate"; fi
 }
 short() { [[ "${BENCH_SHORT:-0}" == 1 ]]; }
 

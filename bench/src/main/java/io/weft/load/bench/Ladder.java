@@ -40,6 +40,7 @@ final class Ladder {
      * @param size about how many bytes each message's data takes
      * @param rates the offered rates, deliveries per second, in order
      * @param prewarmMs the unrecorded first rung's length (0: none)
+     * @param prewarmRate the unrecorded first rung's offered rate (0: the first of {@code rates})
      * @param warmupMs each rung's warm-up
      * @param measureMs each rung's measured window
      * @param burst messages per burst (they leave one by one; a burst shares its intended send time)
@@ -50,8 +51,8 @@ final class Ladder {
      * @param hlogDir where each rung's histogram goes, or null
      */
     record Plan(String server, ChatTransport transport, int clients, int rooms, int size, List<Long> rates,
-            long prewarmMs, long warmupMs, long measureMs, int burst, double kneeP99Ms, String label, long serverPid,
-            Path csv, Path hlogDir) {
+            long prewarmMs, long prewarmRate, long warmupMs, long measureMs, int burst, double kneeP99Ms, String label,
+            long serverPid, Path csv, Path hlogDir) {
         Plan {
             Objects.requireNonNull(server, "server");
             Objects.requireNonNull(transport, "transport");
@@ -68,6 +69,7 @@ final class Ladder {
                 throw new IllegalArgumentException("rates must be at least 1 delivery per second: " + rates);
             }
             atLeast("prewarm", prewarmMs, 0);
+            atLeast("prewarm rate", prewarmRate, 0);
             atLeast("warm-up", warmupMs, 0);
             atLeast("measured window", measureMs, 1);
             atLeast("burst", burst, 1);
@@ -129,7 +131,8 @@ final class Ladder {
         Thread.sleep(500);
         SplittableRandom random = new SplittableRandom(42);
         if (plan.prewarmMs() > 0) {
-            log.println("prewarm: " + rung(load, random, plan.rates().get(0), plan.prewarmMs()).step().csvRow(plan));
+            log.println("prewarm: " + rung(load, random, plan.prewarmRate() > 0 ? plan.prewarmRate() : plan.rates().get(0),
+                    plan.prewarmMs()).step().csvRow(plan));
             Thread.sleep(1000);
         }
         List<LadderStep> steps = new ArrayList<>();

@@ -37,8 +37,13 @@ final class LadderCommand implements Callable<Integer> {
     List<Long> rates;
 
     @Option(names = "--prewarm-ms", defaultValue = "10000",
-            description = "An unrecorded first rung at the first rate, ms (0: none) [${DEFAULT-VALUE}].")
+            description = "An unrecorded first rung, ms (0: none) [${DEFAULT-VALUE}].")
     long prewarmMs;
+
+    @Option(names = "--prewarm-rate", defaultValue = "0",
+            description = "The prewarm's offered rate (0: the first rate). A rate the clients' JVM keeps up with lets "
+                    + "its JIT finish before the ladder climbs [${DEFAULT-VALUE}].")
+    long prewarmRate;
 
     @Option(names = "--warmup-ms", defaultValue = "3000", description = "Each rung's warm-up, ms [${DEFAULT-VALUE}].")
     long warmupMs;
@@ -74,7 +79,7 @@ final class LadderCommand implements Callable<Integer> {
     }
 
     Ladder.Plan plan() {
-        return new Ladder.Plan(server, clients.transport, clientCount, rooms, size, rates, prewarmMs, warmupMs,
-                measureMs, burst, kneeP99Ms, label, serverPid, csv, hlogDir);
+        return new Ladder.Plan(server, clients.transport, clientCount, rooms, size, rates, prewarmMs, prewarmRate,
+                warmupMs, measureMs, burst, kneeP99Ms, label, serverPid, csv, hlogDir);
     }
 }

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,5 +80,29 @@ class LadderRunTest {
         assertEquals(0, new CommandLine(new Bench()).execute("latency-chart", "--out=" + overlay, "--title=t",
                 hlog + "=" + transport, hlogs.resolve("weft-" + connectionType + "-40c-4r-50B-500-test.hlog").toString()));
         assertTrue(Files.size(overlay) > 0);
+    }
+
+    @Test
+    void thePrewarmRunsAtItsOwnRateAndIsNotRecorded(@TempDir Path results) throws Exception {
+        Path csv = results.resolve("ladder.csv");
+        ByteArrayOutputStream logged = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        int exit;
+        System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
+        try {
+            exit = new CommandLine(new Bench()).execute("ladder", "--urls=http://127.0.0.1:" + server.port()
+                    + "/cometd", "--transport=lean-websocket", "--clients=20", "--rooms=2", "--rates=1000",
+                    "--burst=1", "--prewarm-ms=500", "--prewarm-rate=200", "--warmup-ms=200", "--measure-ms=500",
+                    "--knee-p99-ms=60000", "--csv=" + csv);
+        } finally {
+            System.setErr(err);
+        }
+        String text = logged.toString(StandardCharsets.UTF_8);
+
+        assertEquals(0, exit, text);
+        assertTrue(text.contains("prewarm: weft,websocket,20,2,50,200,"), "the prewarm at 200 msgs/s: " + text);
+        List<String> rows = Files.readAllLines(csv);
+        assertEquals(2, rows.size(), "the header and the one rate's row: " + rows);
+        assertTrue(rows.get(1).startsWith("weft,websocket,20,2,50,1000,"), rows.get(1));
     }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class LadderStepTest {
     private static Ladder.Plan plan(ChatTransport transport, String label) {
-        return new Ladder.Plan("weft", transport, 1000, 100, 50, List.of(1000L, 2000L), 0, 3000, 5000, 10, 1000,
+        return new Ladder.Plan("weft", transport, 1000, 100, 50, List.of(1000L, 2000L), 0, 0, 3000, 5000, 10, 1000,
                 label, -1, Path.of("chat.csv"), null);
     }
 
@@ -98,13 +98,16 @@ class LadderStepTest {
     @Test
     void aPlanThatCannotRunIsRefusedAtStart() {
         assertThrows(IllegalArgumentException.class, () -> new Ladder.Plan("weft", ChatTransport.WEBSOCKET, 10, 100,
-                50, List.of(1000L), 0, 0, 1000, 10, 1000, "", -1, Path.of("x.csv"), null), "more rooms than clients");
+                50, List.of(1000L), 0, 0, 0, 1000, 10, 1000, "", -1, Path.of("x.csv"), null), "more rooms than clients");
         assertThrows(IllegalArgumentException.class, () -> new Ladder.Plan("weft", ChatTransport.WEBSOCKET, 100, 10,
-                50, List.of(), 0, 0, 1000, 10, 1000, "", -1, Path.of("x.csv"), null), "no rates");
+                50, List.of(), 0, 0, 0, 1000, 10, 1000, "", -1, Path.of("x.csv"), null), "no rates");
         assertThrows(IllegalArgumentException.class, () -> new Ladder.Plan("weft", ChatTransport.WEBSOCKET, 100, 10,
-                50, List.of(1000L), 0, 0, 1000, 10, 1000, "a,b", -1, Path.of("x.csv"), null), "a label with a comma");
+                50, List.of(1000L), 0, 0, 0, 1000, 10, 1000, "a,b", -1, Path.of("x.csv"), null), "a label with a comma");
         assertThrows(IllegalArgumentException.class, () -> new Ladder.Plan("weft", ChatTransport.WEBSOCKET, 100, 10,
-                50, List.of(1000L), 0, 0, 0, 10, 1000, "", -1, Path.of("x.csv"), null), "no measured window");
+                50, List.of(1000L), 0, 0, 0, 0, 10, 1000, "", -1, Path.of("x.csv"), null), "no measured window");
+        assertThrows(IllegalArgumentException.class, () -> new Ladder.Plan("weft", ChatTransport.WEBSOCKET, 100, 10,
+                50, List.of(1000L), 1000, -1, 0, 1000, 10, 1000, "", -1, Path.of("x.csv"), null),
+                "a negative prewarm rate");
     }
 
     @Test
