@@ -30,7 +30,8 @@ import java.util.Objects;
  * @param sweepPeriod how often unused channels are looked for and removed (default 1000).
  * @param broadcastToPublisher whether a client subscribed to a channel receives its own publishes there (default true).
  * @param metaConnectDeliveryOnly whether messages reach a client only with {@code /meta/connect} replies, on every
- *     transport (default false: WebSocket pushes them as they come).
+ *     transport (default false: WebSocket pushes them as they come, and a long-polling client's other requests are
+ *     answered with what was queued for it meanwhile).
  * @param multiSessionInterval the {@code interval} advised to a browser that already has a held long-poll, with
  *     {@code multiple-clients: true} (default 2000).
  * @param maxSessionsPerBrowser how many {@code /meta/connect} requests one browser may have held at once over HTTP/1.1

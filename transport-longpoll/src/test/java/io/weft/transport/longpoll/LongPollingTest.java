@@ -153,6 +153,53 @@ class LongPollingTest {
 
     @ParameterizedTest
     @EnumSource(Mount.class)
+    void aPublishersOwnCopyLeavesWithItsPublishsAnswerWhileItsPollStaysHeld(Mount mount) throws Exception {
+        ScriptedClient client = start(mount, ServerOptions.defaults());
+        ScriptedClient other = newClient();
+        client.handshake();
+        client.connectNow();
+        client.subscribe("/chat/room");
+        other.handshake();
+
+        CompletableFuture<String> parked = client.heldConnect();
+        Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the connect");
+        List<Map<String, Object>> answer = client.publishJson("/chat/room", "\"mine\"");
+
+        assertEquals(2, answer.size(), answer.toString());
+        assertEquals("/chat/room", answer.get(0).get("channel"));
+        assertEquals("mine", answer.get(0).get("data"));
+        assertEquals(true, answer.get(1).get("successful"), "then the publish's own reply");
+        assertEquals(1, server.waitingRequests(), "the poll is still held");
+        assertFalse(parked.isDone());
+        // The held poll gets the next message, and only that one: the client's own copy left once.
+        other.publishJson("/chat/room", "\"theirs\"");
+        List<Map<String, Object>> polled = ScriptedClient.await(parked);
+        assertEquals(List.of("theirs"), polled.stream().filter(m -> "/chat/room".equals(m.get("channel")))
+                .map(m -> m.get("data")).toList(), polled.toString());
+        assertEquals(0, server.bayeux().getSession(client.clientId()).getQueueSize());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void withMetaConnectDeliveryOnlyTheOwnCopyWaitsForThePoll(Mount mount) throws Exception {
+        ScriptedClient client = start(mount, ServerOptions.builder().metaConnectDeliveryOnly(true).build());
+        client.handshake();
+        client.connectNow();
+        client.subscribe("/chat/room");
+
+        CompletableFuture<String> parked = client.heldConnect();
+        Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the connect");
+        Map<String, Object> reply = only(client.publishJson("/chat/room", "\"mine\""));
+
+        assertEquals(true, reply.get("successful"), reply.toString());
+        List<Map<String, Object>> polled = ScriptedClient.await(parked);
+        assertEquals(2, polled.size(), polled.toString());
+        assertEquals("mine", polled.get(0).get("data"));
+        assertEquals("/meta/connect", polled.get(1).get("channel"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
     void parkedPollIsAnsweredWhenTheTimeoutExpires(Mount mount) throws Exception {
         ScriptedClient client = start(mount, ServerOptions.builder().timeout(500).build());
         client.handshake();

@@ -1,11 +1,13 @@
 package io.weft.transport.netty;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.weft.server.api.BayeuxServer;
 import io.weft.server.api.ServerOptions;
+import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
 import io.weft.transport.netty.testing.NettyLeaks;
 import java.net.URI;
@@ -27,8 +29,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Netty mount end to end with the JDK's own clients: a handshake and a message over long-polling and over a
- * websocket, the fallback beside Bayeux on the same port, and what it refuses. The full behaviour and hostile suites
- * run over this mount in transport-websocket.
+ * websocket, a long-polling publisher's own copy in its publish's answer, the fallback beside Bayeux on the same port,
+ * and what it refuses. The full behaviour and hostile suites run over this mount in transport-websocket.
  */
 @Timeout(30)
 class WeftNettyTest {
@@ -88,6 +90,35 @@ class WeftNettyTest {
         List<Map<String, Object>> delivered = Json.array(held.get(10, TimeUnit.SECONDS).body());
         assertEquals("hello", delivered.get(0).get("data"), delivered.toString());
         assertEquals("/meta/connect", delivered.get(delivered.size() - 1).get("channel"));
+    }
+
+    @Test
+    void aLongPollingPublishersOwnCopyLeavesWithItsPublishsAnswerWhileItsPollStaysHeld() throws Exception {
+        start(ServerOptions.defaults(), Fallback.NOT_FOUND);
+        String clientId = (String) Json.array(post(HANDSHAKE).body()).get(0).get("clientId");
+        post(message(clientId, "/meta/subscribe", "\"subscription\":\"/room\""));
+        post(message(clientId, "/meta/connect", "\"connectionType\":\"long-polling\",\"advice\":{\"timeout\":0}"));
+        CompletableFuture<HttpResponse<String>> held = HTTP.sendAsync(HttpRequest.newBuilder(uri("/cometd"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                        message(clientId, "/meta/connect", "\"connectionType\":\"long-polling\""))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        Await.until(Duration.ofSeconds(10), () -> bayeux.getStats().heldConnects(), n -> n == 1,
+                "the engine holds the connect");
+
+        List<Map<String, Object>> answer = Json.array(post(message(clientId, "/room", "\"data\":\"mine\"")).body());
+
+        assertEquals(2, answer.size(), answer.toString());
+        assertEquals("/room", answer.get(0).get("channel"));
+        assertEquals("mine", answer.get(0).get("data"));
+        assertEquals(true, answer.get(1).get("successful"), "then the publish's own reply");
+        assertEquals(1, bayeux.getStats().heldConnects(), "the poll is still held");
+        assertFalse(held.isDone());
+        // The held poll gets the next message only: the client's own copy left once.
+        bayeux.getChannel("/room").publish(null, "next");
+        List<Map<String, Object>> polled = Json.array(held.get(10, TimeUnit.SECONDS).body());
+        assertEquals(List.of("next"), polled.stream().filter(m -> "/room".equals(m.get("channel")))
+                .map(m -> m.get("data")).toList(), polled.toString());
+        assertEquals("/meta/connect", polled.get(polled.size() - 1).get("channel"));
     }
 
     private static String message(String clientId, String channel, String fields) {

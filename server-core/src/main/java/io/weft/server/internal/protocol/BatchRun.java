@@ -108,6 +108,7 @@ final class BatchRun extends Steps {
     @Override
     protected boolean startNext() {
         if (index == batch.size()) {
+            carryQueue();
             endpoint.batchDone(replies, held, processed);
             wakes.wakeAll();
             return false;
@@ -121,6 +122,27 @@ final class BatchRun extends Steps {
             handled.fail(x);
         }
         return true;
+    }
+
+    /**
+     * A polling client's batch without a {@code /meta/connect} (its publishes, say) is answered with what was queued
+     * for its session meanwhile, ahead of the replies, as Bayeux allows any response to carry messages: the client's
+     * own copy of what it published then costs it no answer to its held poll and no new poll. The session's held poll
+     * stays held; the wake at the end of this batch finds nothing left for it.
+     */
+    private void carryQueue() {
+        if (held || session == null || endpoint.local() || endpoint.connection().isPersistent()) {
+            return;
+        }
+        for (Message.Mutable message : batch) {
+            if (Message.META_CONNECT.equals(message.getChannel())) {
+                return;
+            }
+        }
+        List<Message> queued = session.drainForReply();
+        if (!queued.isEmpty()) {
+            replies.addAll(0, queued);
+        }
     }
 
     /** The end of one message's handling; the first completion counts, so a handler that throws late is harmless. */

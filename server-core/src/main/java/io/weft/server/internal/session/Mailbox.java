@@ -217,6 +217,24 @@ final class Mailbox {
         return messages;
     }
 
+    /**
+     * Takes the oldest queued messages for the answer to another request of this session's client, while its
+     * {@code /meta/connect} is held on a polling transport: what was queued while that request was handled (a
+     * publisher's own copy, most often) then leaves with its answer, and the held poll is not answered for it, which
+     * would cost the client a response and a new poll. Within {@code maxMessageSize} bytes; nothing when messages
+     * reach this client only with {@code /meta/connect} replies (the ack extension's clients among them) or when no
+     * poll is held (the next poll takes the queue).
+     */
+    synchronized List<Message> drainForReply() {
+        if (!alive || held == null || !held.carriesQueue || session.isMetaConnectDeliveryOnly() || queue == null
+                || queue.isEmpty()) {
+            return List.of();
+        }
+        List<Message> messages = new ArrayList<>(Math.min(queue.size(), options.maxMessagesPerFrame()));
+        take(messages, Integer.MAX_VALUE, options.maxMessageSize());
+        return messages;
+    }
+
     /** Moves the oldest queued messages to {@code out}, within {@code max} messages and {@code maxBytes} bytes. */
     private void take(List<Message> out, int max, long maxBytes) {
         long bytes = 0;

@@ -428,6 +428,15 @@ public final class SessionImpl implements ServerSession {
         return mailbox.drainForPush(outlet, max, maxBytes);
     }
 
+    /**
+     * The oldest queued messages, for the answer to a request of this session's client other than
+     * {@code /meta/connect} while its poll is held; empty when they must wait for a {@code /meta/connect} reply (see
+     * {@link Mailbox#drainForReply}).
+     */
+    public List<Message> drainForReply() {
+        return mailbox.drainForReply();
+    }
+
     /** The bytes of the messages queued for this session. */
     public long getQueuedBytes() {
         return mailbox.bytes();
