@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.server.api.HistoryRule;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.testing.Await;
 import io.weft.server.testing.Json;
@@ -177,6 +178,27 @@ class LongPollingTest {
         assertEquals(List.of("theirs"), polled.stream().filter(m -> "/chat/room".equals(m.get("channel")))
                 .map(m -> m.get("data")).toList(), polled.toString());
         assertEquals(0, server.bayeux().getSession(client.clientId()).getQueueSize());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mount.class)
+    void onAChannelWithHistoryTheOwnCopyWaitsForThePollSoThatPositionsArriveInOrder(Mount mount) throws Exception {
+        ScriptedClient client = start(mount,
+                ServerOptions.builder().history(List.of(HistoryRule.parse("/chat/**"))).build());
+        client.handshake();
+        client.connectNow();
+        client.subscribe("/chat/room");
+
+        CompletableFuture<String> parked = client.heldConnect();
+        Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the connect");
+        Map<String, Object> reply = only(client.publishJson("/chat/room", "\"mine\""));
+
+        assertEquals(true, reply.get("successful"), reply.toString());
+        List<Map<String, Object>> polled = ScriptedClient.await(parked);
+        assertEquals(2, polled.size(), polled.toString());
+        assertEquals("mine", polled.get(0).get("data"));
+        assertTrue(((Map<?, ?>) polled.get(0).get("ext")).containsKey("history"), "with its position: " + polled);
+        assertEquals("/meta/connect", polled.get(1).get("channel"));
     }
 
     @ParameterizedTest

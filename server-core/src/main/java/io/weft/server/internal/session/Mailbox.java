@@ -6,9 +6,11 @@ import io.weft.server.api.Limit;
 import io.weft.server.api.Scheduler;
 import io.weft.server.api.ServerOptions;
 import io.weft.server.internal.reply.Advice;
+import io.weft.server.spi.History;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A session's bounded queue and the connect state machine that every transport shares.
@@ -222,13 +224,22 @@ final class Mailbox {
      * {@code /meta/connect} is held on a polling transport: what was queued while that request was handled (a
      * publisher's own copy, most often) then leaves with its answer, and the held poll is not answered for it, which
      * would cost the client a response and a new poll. Within {@code maxMessageSize} bytes; nothing when messages
-     * reach this client only with {@code /meta/connect} replies (the ack extension's clients among them) or when no
-     * poll is held (the next poll takes the queue).
+     * reach this client only with {@code /meta/connect} replies (the ack extension's clients among them), when no
+     * poll is held (the next poll takes the queue), or when a queued message has a history position: the next
+     * message may leave on the held poll, another connection, and reach the client first, and a client that keeps
+     * positions drops a message whose position is behind the last it saw. Messages with positions therefore leave
+     * only with poll answers, in order.
      */
     synchronized List<Message> drainForReply() {
         if (!alive || held == null || !held.carriesQueue || session.isMetaConnectDeliveryOnly() || queue == null
                 || queue.isEmpty()) {
             return List.of();
+        }
+        for (Message queued : queue) {
+            Map<String, Object> ext = queued.getExt();
+            if (ext != null && ext.containsKey(History.EXT)) {
+                return List.of();
+            }
         }
         List<Message> messages = new ArrayList<>(Math.min(queue.size(), options.maxMessagesPerFrame()));
         take(messages, Integer.MAX_VALUE, options.maxMessageSize());
