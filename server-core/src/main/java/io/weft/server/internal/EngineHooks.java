@@ -15,7 +15,6 @@ import io.weft.server.internal.delivery.Delivery;
 import io.weft.server.internal.delivery.Publisher;
 import io.weft.server.internal.delivery.Relay;
 import io.weft.server.internal.delivery.Wakes;
-import io.weft.server.internal.session.AckTracker;
 import io.weft.server.internal.session.SessionHooks;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.Subscription;
@@ -27,8 +26,6 @@ import java.util.List;
  * delivery and publishing. One instance per server.
  */
 final class EngineHooks implements ChannelHost, SessionHooks {
-    static final String ACK = "ack";
-
     private final ServerOptions options;
     private final Listeners listeners;
     private final ExtensionChain extensions;
@@ -107,11 +104,6 @@ final class EngineHooks implements ChannelHost, SessionHooks {
     public void beforeConnectReply(SessionImpl session, List<Message> out) {
         int last = out.size() - 1;
         MessageImpl reply = (MessageImpl) out.get(last);
-        AckTracker acks = session.ackTracker();
-        if (acks != null) {
-            long batch = acks.record(out.subList(0, last));
-            reply.getExt(true).put(ACK, batch);
-        }
         MessageImpl outgoing = extensions.outgoing(null, session, reply);
         if (outgoing == null) {
             out.remove(last);

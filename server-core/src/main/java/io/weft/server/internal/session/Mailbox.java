@@ -25,9 +25,13 @@ import java.util.Map;
  * </pre>
  *
  * All state is guarded by {@code this}. Calls out (outlets, the reply hook, the registry's removal) happen after the
- * lock is released; the only lock ever taken inside is the registry's browser-slot map.
+ * lock is released; the only locks ever taken inside are the registry's browser-slot map and the session's
+ * {@link AckTracker} (numbering a batch), neither of which takes this one.
  */
 final class Mailbox {
+    /** The {@code ext} field of a {@code /meta/connect} reply that numbers its batch for the ack extension. */
+    static final String ACK = "ack";
+
     private final SessionImpl session;
     private final SessionRegistry registry;
     private final ServerOptions options;
@@ -171,7 +175,7 @@ final class Mailbox {
             }
             if (held != null && held.carriesQueue) {
                 resumed = takeHeld();
-                out = drainWith(resumed.reply());
+                out = numbered(drainWith(resumed.reply()));
                 armExpiry(session.getInterval() + session.getMaxInterval());
             } else if (push != null && !session.isMetaConnectDeliveryOnly()) {
                 pusher = push;
@@ -262,6 +266,7 @@ final class Mailbox {
 
     ConnectOutcome connect(ConnectRequest request) {
         HeldConnect replaced;
+        List<Message> bare = null;
         ConnectOutcome outcome;
         synchronized (this) {
             if (!alive) {
@@ -272,6 +277,8 @@ final class Mailbox {
             if (replaced != null) {
                 // Free the browser's slot before this connect asks for it: it replaces, it is not another tab.
                 releaseSlot(replaced);
+                // The client gave up on it: its bare reply, queued messages kept for the new one.
+                bare = numbered(new ArrayList<>(List.of(replaced.reply())));
             }
             push = request.persistent() ? request.outlet() : null;
             boolean queued = queue != null && !queue.isEmpty();
@@ -296,16 +303,13 @@ final class Mailbox {
                 if (multipleClients) {
                     Advice.multipleClients(options.multiSessionInterval()).applyTo(reply);
                 }
-                List<Message> out = carries ? drainWith(reply) : new ArrayList<>(List.of(reply));
+                List<Message> out = numbered(carries ? drainWith(reply) : new ArrayList<>(List.of(reply)));
                 long wait = multipleClients ? options.multiSessionInterval() : session.getInterval();
                 armExpiry(wait + session.getMaxInterval());
                 outcome = new ConnectOutcome(out, multipleClients);
             }
         }
         if (replaced != null) {
-            // The client gave up on its previous connect: answer it with its bare reply, keeping queued messages
-            // for the new one.
-            List<Message> bare = new ArrayList<>(List.of(replaced.reply()));
             registry.beforeConnectReply(session, bare);
             replaced.outlet.deliver(bare);
         }
@@ -332,7 +336,8 @@ final class Mailbox {
             SessionTimer.Kind due = timer.fired(generation);
             if (due == SessionTimer.Kind.HOLD && held != null) {
                 timedOut = takeHeld();
-                out = timedOut.carriesQueue ? drainWith(timedOut.reply()) : new ArrayList<>(List.of(timedOut.reply()));
+                out = numbered(timedOut.carriesQueue ? drainWith(timedOut.reply())
+                        : new ArrayList<>(List.of(timedOut.reply())));
                 armExpiry(session.getInterval() + session.getMaxInterval());
             } else if (due == SessionTimer.Kind.EXPIRY && held == null) {
                 expired = end();
@@ -412,6 +417,23 @@ final class Mailbox {
      * The queued messages a {@code /meta/connect} reply carries, then the reply: at most {@code maxMessageSize} bytes
      * of them (or the first alone, if larger); what remains answers the client's next connect at once.
      */
+    /**
+     * Numbers a {@code /meta/connect} answer's batch for the ack extension ({@code ext.ack} on the reply, last in
+     * {@code out}), under this mailbox's lock, where its messages left the queue: batches are then numbered in the
+     * order their messages were taken, and a lost batch re-sent never arrives behind a newer one. Numbered after
+     * the lock, as it was, two answers drained in one order (a publisher's wake, and a new connect taking what was
+     * published next) could be numbered in the other (ConcurrencyStressTest saw it once under load).
+     */
+    private List<Message> numbered(List<Message> out) {
+        AckTracker acks = session.ackTracker();
+        if (acks != null) {
+            int last = out.size() - 1;
+            long batch = acks.record(out.subList(0, last));
+            ((MessageImpl) out.get(last)).getExt(true).put(ACK, batch);
+        }
+        return out;
+    }
+
     private List<Message> drainWith(MessageImpl reply) {
         int size = queue == null ? 0 : queue.size();
         List<Message> out = new ArrayList<>(Math.min(size, options.maxMessagesPerFrame()) + 1);

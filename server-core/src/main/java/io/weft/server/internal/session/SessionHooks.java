@@ -12,8 +12,8 @@ import java.util.List;
 public interface SessionHooks {
     /**
      * A {@code /meta/connect} reply is about to leave with {@code out} (queued messages it carries, then the reply,
-     * last): number the batch for acknowledgements and run outgoing extensions on the reply. May replace or remove
-     * the last element.
+     * last; its batch already numbered for acknowledgements): run outgoing extensions on the reply. May replace or
+     * remove the last element.
      */
     void beforeConnectReply(SessionImpl session, List<Message> out);
 
