@@ -111,7 +111,9 @@ public interface ServerSession {
     /**
      * The client has received every batch up to {@code lastBatch}: those are forgotten, and the messages of any later
      * batch (its reply was lost) are queued again, ahead of anything newer, to leave with the next
-     * {@code /meta/connect} reply. Does nothing unless acknowledged delivery is on.
+     * {@code /meta/connect} reply. Called for the {@code /meta/connect} that carries the acknowledgement, before it is
+     * handled: a connect the session still has held is answered at once, without messages, since the client gave it
+     * up. Does nothing unless acknowledged delivery is on.
      */
     void acknowledge(long lastBatch);
 

@@ -99,6 +99,35 @@ class AckExtensionTest {
     }
 
     @Test
+    void aConnectGivenUpIsAnsweredWhenTheNextOnesAcknowledgementArrivesSoNothingLeavesOnItAfter() {
+        start(ServerOptions.defaults());
+        ScriptedClient client = ScriptedClient.of(server, "b");
+        client.resume((String) client.send("[{\"channel\":\"/meta/handshake\",\"version\":\"1.0\","
+                + "\"ext\":{\"ack\":true}}]").get(0).get("clientId"));
+        client.subscribe("/x");
+        App app = new App();
+        CompletableFuture<String> first = client.sendAsync(app.connect(client.clientId(), "long-polling"));
+        publish(1);
+        app.take(ScriptedClient.await(first));
+        CompletableFuture<String> givenUp = client.sendAsync(app.connect(client.clientId(), "long-polling"));
+        assertFalse(givenUp.isDone());
+
+        // The client's new connect: the ack extension acknowledges first, and a publish may come before the connect
+        // itself is handled (emulated: the acknowledgement alone, the publish, then a connect without one).
+        server.getSession(client.clientId()).acknowledge(app.lastBatch);
+        assertTrue(givenUp.isDone(), "answered at once");
+        assertEquals(List.of("/meta/connect"), ScriptedClient.await(givenUp).stream().map(m -> m.get("channel"))
+                .toList(), "without messages");
+        publish(2);
+        CompletableFuture<String> next = client.sendAsync("[{\"channel\":\"/meta/connect\",\"connectionType\":"
+                + "\"long-polling\",\"clientId\":\"" + client.clientId() + "\"}]");
+
+        assertTrue(next.isDone(), "2 waited for it");
+        app.take(ScriptedClient.await(next));
+        assertEquals(List.of(1, 2), app.received);
+    }
+
+    @Test
     void overWebSocketMessagesWaitForTheConnectAndSurviveALostFrame() {
         start(ServerOptions.defaults());
         InMemoryTransport websocket = InMemoryTransport.websocket(server);

@@ -10,6 +10,7 @@ import io.weft.server.internal.app.ExtensionChain;
 import io.weft.server.internal.stats.Counters;
 import io.weft.server.internal.util.Refusals;
 import io.weft.bayeux.internal.MessageImpl;
+import io.weft.server.internal.session.AckTracker;
 import io.weft.server.internal.session.Outlet;
 import io.weft.server.internal.session.SessionImpl;
 import io.weft.server.internal.session.SessionRegistry;
@@ -78,8 +79,10 @@ public final class EngineImpl implements Engine {
             return stream;
         }
         Long lastBatch = batchId(lastEventId);
-        if (lastBatch != null && session.isAcknowledgedDelivery()) {
-            session.acknowledge(lastBatch);
+        AckTracker acks = session.ackTracker();
+        if (lastBatch != null && acks != null) {
+            // Not acknowledge(), which is for a new /meta/connect: a stream that reconnects leaves its connect held.
+            session.requeueFront(acks.acknowledge(lastBatch));
         }
         // What was queued before the stream opened can leave now.
         session.wake();

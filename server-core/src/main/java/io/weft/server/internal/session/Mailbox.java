@@ -156,6 +156,31 @@ final class Mailbox {
         registry.counters().resent(requeued);
     }
 
+    /**
+     * The client's acknowledgement, carried by its new {@code /meta/connect}: batches up to {@code lastBatch} are
+     * forgotten and the messages of later ones queued again at the head ({@link #requeueFront}). A connect still held
+     * for the session is taken under the same lock and answered bare: the client sent a new one, so it gave that one
+     * up and will not read its answer. Left held until the new connect replaces it, a wake in between would answer it
+     * with a batch numbered after this acknowledgement, which the client's next one would then acknowledge unread.
+     */
+    void acknowledge(AckTracker acks, long lastBatch) {
+        HeldConnect abandoned;
+        List<Message> bare = null;
+        synchronized (this) {
+            requeueFront(acks.acknowledge(lastBatch));
+            abandoned = alive ? takeHeld() : null;
+            if (abandoned != null) {
+                releaseSlot(abandoned);
+                bare = numbered(new ArrayList<>(List.of(abandoned.reply())));
+                armExpiry(session.getInterval() + session.getMaxInterval());
+            }
+        }
+        if (abandoned != null) {
+            registry.beforeConnectReply(session, bare);
+            abandoned.outlet.deliver(bare);
+        }
+    }
+
     /** Whether a message of {@code size} bytes would find the queue full. */
     synchronized boolean full(int size) {
         return overflow(size) != null;
@@ -414,10 +439,6 @@ final class Mailbox {
     }
 
     /**
-     * The queued messages a {@code /meta/connect} reply carries, then the reply: at most {@code maxMessageSize} bytes
-     * of them (or the first alone, if larger); what remains answers the client's next connect at once.
-     */
-    /**
      * Numbers a {@code /meta/connect} answer's batch for the ack extension ({@code ext.ack} on the reply, last in
      * {@code out}), under this mailbox's lock, where its messages left the queue: batches are then numbered in the
      * order their messages were taken, and a lost batch re-sent never arrives behind a newer one. Numbered after
@@ -434,6 +455,10 @@ final class Mailbox {
         return out;
     }
 
+    /**
+     * The queued messages a {@code /meta/connect} reply carries, then the reply: at most {@code maxMessageSize} bytes
+     * of them (or the first alone, if larger); what remains answers the client's next connect at once.
+     */
     private List<Message> drainWith(MessageImpl reply) {
         int size = queue == null ? 0 : queue.size();
         List<Message> out = new ArrayList<>(Math.min(size, options.maxMessagesPerFrame()) + 1);

@@ -311,7 +311,7 @@ public final class SessionImpl implements ServerSession {
     public void acknowledge(long lastBatch) {
         AckTracker acks = ackTracker;
         if (acks != null) {
-            requeueFront(acks.acknowledge(lastBatch));
+            mailbox.acknowledge(acks, lastBatch);
         }
     }
 
