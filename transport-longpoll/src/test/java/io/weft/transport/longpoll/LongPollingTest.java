@@ -71,6 +71,16 @@ class LongPollingTest {
         return messages.get(0);
     }
 
+    /** Handshakes {@code client}, subscribes it to {@code channel} and parks its poll, once the engine holds it. */
+    private CompletableFuture<String> parkedSubscriber(ScriptedClient client, String channel) throws Exception {
+        client.handshake();
+        client.connectNow();
+        client.subscribe(channel);
+        CompletableFuture<String> parked = client.heldConnect();
+        Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the connect");
+        return parked;
+    }
+
     @ParameterizedTest
     @EnumSource(Mount.class)
     void clientHandshakesConnectsSubscribesPublishesAndReceives(Mount mount) throws Exception {
@@ -135,13 +145,8 @@ class LongPollingTest {
     void parkedPollIsResumedByAnotherClientsPublish(Mount mount) throws Exception {
         ScriptedClient subscriber = start(mount, ServerOptions.defaults());
         ScriptedClient publisher = newClient();
-        subscriber.handshake();
-        subscriber.connectNow();
-        subscriber.subscribe("/news/*");
         publisher.handshake();
-
-        CompletableFuture<String> parked = subscriber.heldConnect();
-        Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the connect");
+        CompletableFuture<String> parked = parkedSubscriber(subscriber, "/news/*");
         assertFalse(parked.isDone());
         publisher.publishJson("/news/today", "\"extra\"");
 
@@ -157,13 +162,8 @@ class LongPollingTest {
     void aPublishersOwnCopyLeavesWithItsPublishsAnswerWhileItsPollStaysHeld(Mount mount) throws Exception {
         ScriptedClient client = start(mount, ServerOptions.defaults());
         ScriptedClient other = newClient();
-        client.handshake();
-        client.connectNow();
-        client.subscribe("/chat/room");
         other.handshake();
-
-        CompletableFuture<String> parked = client.heldConnect();
-        Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the connect");
+        CompletableFuture<String> parked = parkedSubscriber(client, "/chat/room");
         List<Map<String, Object>> answer = client.publishJson("/chat/room", "\"mine\"");
 
         assertEquals(2, answer.size(), answer.toString());
@@ -185,12 +185,7 @@ class LongPollingTest {
     void onAChannelWithHistoryTheOwnCopyWaitsForThePollSoThatPositionsArriveInOrder(Mount mount) throws Exception {
         ScriptedClient client = start(mount,
                 ServerOptions.builder().history(List.of(HistoryRule.parse("/chat/**"))).build());
-        client.handshake();
-        client.connectNow();
-        client.subscribe("/chat/room");
-
-        CompletableFuture<String> parked = client.heldConnect();
-        Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the connect");
+        CompletableFuture<String> parked = parkedSubscriber(client, "/chat/room");
         Map<String, Object> reply = only(client.publishJson("/chat/room", "\"mine\""));
 
         assertEquals(true, reply.get("successful"), reply.toString());
@@ -205,12 +200,7 @@ class LongPollingTest {
     @EnumSource(Mount.class)
     void withMetaConnectDeliveryOnlyTheOwnCopyWaitsForThePoll(Mount mount) throws Exception {
         ScriptedClient client = start(mount, ServerOptions.builder().metaConnectDeliveryOnly(true).build());
-        client.handshake();
-        client.connectNow();
-        client.subscribe("/chat/room");
-
-        CompletableFuture<String> parked = client.heldConnect();
-        Await.until(Duration.ofSeconds(5), () -> server.waitingRequests(), n -> n == 1, "the engine holds the connect");
+        CompletableFuture<String> parked = parkedSubscriber(client, "/chat/room");
         Map<String, Object> reply = only(client.publishJson("/chat/room", "\"mine\""));
 
         assertEquals(true, reply.get("successful"), reply.toString());

@@ -171,13 +171,12 @@ final class Mailbox {
             abandoned = alive ? takeHeld() : null;
             if (abandoned != null) {
                 releaseSlot(abandoned);
-                bare = numbered(new ArrayList<>(List.of(abandoned.reply())));
+                bare = bareAnswer(abandoned);
                 armExpiry(session.getInterval() + session.getMaxInterval());
             }
         }
         if (abandoned != null) {
-            registry.beforeConnectReply(session, bare);
-            abandoned.outlet.deliver(bare);
+            answer(abandoned, bare);
         }
     }
 
@@ -208,8 +207,7 @@ final class Mailbox {
         }
         if (resumed != null) {
             releaseSlot(resumed);
-            registry.beforeConnectReply(session, out);
-            resumed.outlet.deliver(out);
+            answer(resumed, out);
         } else if (pusher != null) {
             pusher.wake();
         }
@@ -303,7 +301,7 @@ final class Mailbox {
                 // Free the browser's slot before this connect asks for it: it replaces, it is not another tab.
                 releaseSlot(replaced);
                 // The client gave up on it: its bare reply, queued messages kept for the new one.
-                bare = numbered(new ArrayList<>(List.of(replaced.reply())));
+                bare = bareAnswer(replaced);
             }
             push = request.persistent() ? request.outlet() : null;
             boolean queued = queue != null && !queue.isEmpty();
@@ -335,8 +333,7 @@ final class Mailbox {
             }
         }
         if (replaced != null) {
-            registry.beforeConnectReply(session, bare);
-            replaced.outlet.deliver(bare);
+            answer(replaced, bare);
         }
         if (!outcome.isHeld()) {
             registry.beforeConnectReply(session, outcome.messages());
@@ -361,8 +358,7 @@ final class Mailbox {
             SessionTimer.Kind due = timer.fired(generation);
             if (due == SessionTimer.Kind.HOLD && held != null) {
                 timedOut = takeHeld();
-                out = numbered(timedOut.carriesQueue ? drainWith(timedOut.reply())
-                        : new ArrayList<>(List.of(timedOut.reply())));
+                out = timedOut.carriesQueue ? numbered(drainWith(timedOut.reply())) : bareAnswer(timedOut);
                 armExpiry(session.getInterval() + session.getMaxInterval());
             } else if (due == SessionTimer.Kind.EXPIRY && held == null) {
                 expired = end();
@@ -370,8 +366,7 @@ final class Mailbox {
         }
         if (timedOut != null) {
             releaseSlot(timedOut);
-            registry.beforeConnectReply(session, out);
-            timedOut.outlet.deliver(out);
+            answer(timedOut, out);
         } else if (expired != null) {
             registry.expired(session, expired);
         }
@@ -453,6 +448,17 @@ final class Mailbox {
             ((MessageImpl) out.get(last)).getExt(true).put(ACK, batch);
         }
         return out;
+    }
+
+    /** A held connect's reply alone, numbered: under the lock. */
+    private List<Message> bareAnswer(HeldConnect connect) {
+        return numbered(new ArrayList<>(List.of(connect.reply())));
+    }
+
+    /** Sends a held connect its answer, after the lock: the outgoing extensions on its reply, then its outlet. */
+    private void answer(HeldConnect connect, List<Message> out) {
+        registry.beforeConnectReply(session, out);
+        connect.outlet.deliver(out);
     }
 
     /**
