@@ -26,6 +26,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http.HttpCookieStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -341,6 +344,46 @@ class ClientBehaviourTest {
         assertTrue(await(reply).isSuccessful());
         assertEquals(BayeuxClient.State.DISCONNECTED, client.getState());
         awaitTrue("the session ends", () -> server.bayeux().getSession(id) == null);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aHeldPollOutlivesAnHttpClientIdleTimeoutShorterThanTheServersTimeout() throws Exception {
+        server = TestServer.start(ServerOptions.builder().timeout(1_000).build());
+        HttpClient shortIdle = new HttpClient();
+        shortIdle.setHttpCookieStore(new HttpCookieStore.Empty());
+        shortIdle.setIdleTimeout(300);
+        shortIdle.start();
+        try {
+            AtomicInteger connectsSent = new AtomicInteger();
+            AtomicInteger connectsAnswered = new AtomicInteger();
+            BayeuxClient client = client(BayeuxClient.builder(server.url()).longPolling(shortIdle)
+                    .trafficListener(new TrafficListener() {
+                        @Override
+                        public void onSend(BayeuxClient c, List<? extends Message> batch) {
+                            batch.stream().filter(m -> "/meta/connect".equals(m.getChannel()))
+                                    .forEach(m -> connectsSent.incrementAndGet());
+                        }
+
+                        @Override
+                        public void onReceive(BayeuxClient c, List<? extends Message> batch) {
+                            batch.stream().filter(m -> "/meta/connect".equals(m.getChannel()) && m.isSuccessful())
+                                    .forEach(m -> connectsAnswered.incrementAndGet());
+                        }
+                    }));
+            assertTrue(handshake(client).isSuccessful());
+
+            // the first connect is answered at once, the next two after being held 1 s each, three times the
+            // connection's idle timeout: none cut short, so no connect was sent again without its answer
+            awaitTrue("three connects answered", () -> connectsAnswered.get() >= 3);
+            assertTrue(connectsSent.get() <= connectsAnswered.get() + 1,
+                    connectsSent + " connects sent for " + connectsAnswered + " answered");
+            CompletableFuture<Message> done = new CompletableFuture<>();
+            client.disconnect(into(done));
+            await(done);
+            started.remove(client);
+        } finally {
+            shortIdle.stop();
+        }
     }
 
     @org.junit.jupiter.api.Test
