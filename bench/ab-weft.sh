@@ -5,9 +5,9 @@
 #   bench/ab-weft.sh TRANSPORT ROUNDS A_CLASSES B_CLASSES
 # e.g. bench/ab-weft.sh long-polling 2 "" /path/to/server-core/target/classes
 # Writes docs/benchmarks/ab-weft.csv (label a-roundN / b-roundN). WEFT_ARGS="--engine=netty" A/Bs the Netty mount;
-# AB_RATES, AB_PREWARM_MS and AB_MEASURE_MS set the ladder's rates, its pre-warm and each rung's measured time. AB_A_ARGS and AB_B_ARGS add load-server arguments
-# to one variant each (e.g. AB_B_ARGS="--option=history=/chat/**" A/Bs channel history, with "" "" as the classes);
-# AB_NAME names the CSV instead of ab-weft.
+# AB_RATES, AB_PREWARM_MS and AB_MEASURE_MS set the ladder's rates, its pre-warm and each rung's measured time.
+# AB_A_ARGS and AB_B_ARGS add load-server arguments to one variant each (e.g. AB_B_ARGS="--option=history=/chat/**"
+# A/Bs channel history, with "" "" as the classes); AB_NAME names the CSV instead of ab-weft.
 source "$(dirname "$0")/lib.sh"
 TRANSPORT=${1:-long-polling}; ROUNDS=${2:-2}; A=${3:-}; B=${4:-}
 bench_deadline $(( ROUNDS * 2 * 240 + 120 ))

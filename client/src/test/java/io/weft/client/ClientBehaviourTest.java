@@ -28,7 +28,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.http.HttpCookieStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,6 +40,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ClientBehaviourTest {
     private static TestClients clients;
     private final List<BayeuxClient> started = new ArrayList<>();
+    /** HttpClients of a test's own, stopped after its clients are disconnected. */
+    private final List<HttpClient> ownHttpClients = new ArrayList<>();
     private TestServer server;
 
     @BeforeAll
@@ -59,6 +60,9 @@ class ClientBehaviourTest {
             CompletableFuture<Message> done = new CompletableFuture<>();
             client.disconnect(into(done));
             done.get(10, TimeUnit.SECONDS);
+        }
+        for (HttpClient http : ownHttpClients) {
+            http.stop();
         }
         if (server != null) {
             server.close();
@@ -349,41 +353,32 @@ class ClientBehaviourTest {
     @org.junit.jupiter.api.Test
     void aHeldPollOutlivesAnHttpClientIdleTimeoutShorterThanTheServersTimeout() throws Exception {
         server = TestServer.start(ServerOptions.builder().timeout(1_000).build());
-        HttpClient shortIdle = new HttpClient();
-        shortIdle.setHttpCookieStore(new HttpCookieStore.Empty());
-        shortIdle.setIdleTimeout(300);
-        shortIdle.start();
-        try {
-            AtomicInteger connectsSent = new AtomicInteger();
-            AtomicInteger connectsAnswered = new AtomicInteger();
-            BayeuxClient client = client(BayeuxClient.builder(server.url()).longPolling(shortIdle)
-                    .trafficListener(new TrafficListener() {
-                        @Override
-                        public void onSend(BayeuxClient c, List<? extends Message> batch) {
-                            batch.stream().filter(m -> "/meta/connect".equals(m.getChannel()))
-                                    .forEach(m -> connectsSent.incrementAndGet());
-                        }
+        HttpClient shortIdle = TestClients.httpClient();
+        ownHttpClients.add(shortIdle);
+        shortIdle.setIdleTimeout(300); // for the connections it opens from now on: all of them
+        AtomicInteger connectsSent = new AtomicInteger();
+        AtomicInteger connectsAnswered = new AtomicInteger();
+        BayeuxClient client = client(BayeuxClient.builder(server.url()).longPolling(shortIdle)
+                .trafficListener(new TrafficListener() {
+                    @Override
+                    public void onSend(BayeuxClient c, List<? extends Message> batch) {
+                        batch.stream().filter(m -> "/meta/connect".equals(m.getChannel()))
+                                .forEach(m -> connectsSent.incrementAndGet());
+                    }
 
-                        @Override
-                        public void onReceive(BayeuxClient c, List<? extends Message> batch) {
-                            batch.stream().filter(m -> "/meta/connect".equals(m.getChannel()) && m.isSuccessful())
-                                    .forEach(m -> connectsAnswered.incrementAndGet());
-                        }
-                    }));
-            assertTrue(handshake(client).isSuccessful());
+                    @Override
+                    public void onReceive(BayeuxClient c, List<? extends Message> batch) {
+                        batch.stream().filter(m -> "/meta/connect".equals(m.getChannel()) && m.isSuccessful())
+                                .forEach(m -> connectsAnswered.incrementAndGet());
+                    }
+                }));
+        assertTrue(handshake(client).isSuccessful());
 
-            // the first connect is answered at once, the next two after being held 1 s each, three times the
-            // connection's idle timeout: none cut short, so no connect was sent again without its answer
-            awaitTrue("three connects answered", () -> connectsAnswered.get() >= 3);
-            assertTrue(connectsSent.get() <= connectsAnswered.get() + 1,
-                    connectsSent + " connects sent for " + connectsAnswered + " answered");
-            CompletableFuture<Message> done = new CompletableFuture<>();
-            client.disconnect(into(done));
-            await(done);
-            started.remove(client);
-        } finally {
-            shortIdle.stop();
-        }
+        // the first connect is answered at once, the next two after being held 1 s each, three times the
+        // connection's idle timeout: none cut short, so no connect was sent again without its answer
+        awaitTrue("three connects answered", () -> connectsAnswered.get() >= 3);
+        assertTrue(connectsSent.get() <= connectsAnswered.get() + 1,
+                connectsSent + " connects sent for " + connectsAnswered + " answered");
     }
 
     @org.junit.jupiter.api.Test

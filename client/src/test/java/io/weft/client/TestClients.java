@@ -24,11 +24,17 @@ final class TestClients implements AutoCloseable {
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 
     TestClients() throws Exception {
-        http = new HttpClient();
-        http.setHttpCookieStore(new HttpCookieStore.Empty());
-        http.start();
+        http = httpClient();
         webSocket = new WebSocketClient(http);
         webSocket.start();
+    }
+
+    /** A started HttpClient as io.weft.client wants it: no cookie store. */
+    static HttpClient httpClient() throws Exception {
+        HttpClient http = new HttpClient();
+        http.setHttpCookieStore(new HttpCookieStore.Empty());
+        http.start();
+        return http;
     }
 
     HttpClient http() {
